@@ -1,0 +1,1 @@
+"""Parsers and writers of interchange formats: text in, objects out."""

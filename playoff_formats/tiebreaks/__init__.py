@@ -1,0 +1,1 @@
+"""Tiebreak criteria, the resolver that applies them, and the trace it keeps."""
