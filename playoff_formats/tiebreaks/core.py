@@ -83,6 +83,12 @@ class Criterion(ABC):
             return list(value)
         return int(value) if value == int(value) else value
 
+    def bare(self, value: Value) -> str:
+        """A value without its unit, for "3 wins against 4"."""
+        if isinstance(value, tuple):
+            return self.phrase(value)
+        return number(value)
+
 
 @dataclass(frozen=True)
 class Step:
@@ -173,7 +179,7 @@ def _outcome_sentences(
         other_values = sorted(
             {split.values[p] for p in others}, key=lambda v: v if isinstance(v, tuple) else (v,)
         )
-        against = " and ".join(criterion.phrase(v) for v in reversed(other_values))
+        against = " and ".join(criterion.bare(v) for v in reversed(other_values))
         if len(subgroup) == 1:
             player = subgroup[0]
             sentences.append(

@@ -1,0 +1,139 @@
+"""A regulation for individual events: criteria in order, and what a tie for first means."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any, Protocol
+
+from playoff_formats.model import IndividualEvent
+from playoff_formats.standings import StandingRow, Standings
+from playoff_formats.tiebreaks.core import LabelledCriterion, Step, resolve_tie
+from playoff_formats.tiebreaks.index import EventIndex
+from playoff_formats.tiebreaks.words import join, places, points, short_name
+
+
+class Regulation(Protocol):
+    """Anything that turns a finished event into explained standings."""
+
+    @property
+    def name(self) -> str: ...
+
+    def standings(self, event: Any) -> Standings: ...
+
+
+@dataclass(frozen=True)
+class CriteriaRegulation:
+    """An ordered list of criteria applied to players level on score.
+
+    ``playoff_for_first``: a tie for first place is not decided by the criteria
+    but by a play-off; the criteria then only seed it. ``unresolved`` is the
+    sentence said of a group still tied after every criterion.
+    """
+
+    name: str
+    title: str
+    criteria: tuple[LabelledCriterion, ...]
+    playoff_for_first: bool = False
+    playoff_rule: str = "a play-off"
+    unresolved: str = "they stay tied and share the place"
+
+    def standings(self, event: IndividualEvent) -> Standings:
+        index = EventIndex.of(event)
+        by_score = sorted(index.order, key=lambda p: -index.scores[p])
+        explanation: list[str] = []
+        steps: list[Step] = []
+        groups: list[tuple[str, ...]] = []
+        place = 1
+        for score, members in groupby(by_score, key=lambda p: index.scores[p]):
+            tied = tuple(members)
+            if len(tied) > 1:
+                names = join([short_name(index.name(p)) for p in tied])
+                explanation.append(
+                    f"{names} are tied on {points(score)} points for {places(place, len(tied))}."
+                )
+                ranked = resolve_tie(index, tied, self.criteria, place)
+                steps.extend(ranked.steps)
+                for step in ranked.steps:
+                    explanation.extend(step.sentences)
+                for left in ranked.groups:
+                    if len(left) > 1:
+                        who = join([short_name(index.name(p)) for p in left])
+                        explanation.append(
+                            f"{who} are still level after every criterion: {self.unresolved}."
+                        )
+                groups.extend(_ordered_inside(index, g) for g in ranked.groups)
+            else:
+                groups.append(tied)
+            place += len(tied)
+
+        playoff = self._playoff(index, groups)
+        if playoff:
+            seeds = ", ".join(
+                f"{i} {short_name(index.name(p))}" for i, p in enumerate(playoff, start=1)
+            )
+            explanation.append(
+                f"The tie for first place is decided by {self.playoff_rule}; the tiebreaks "
+                f"above only seed it: {seeds}."
+            )
+        rows = self._rows(index, groups, steps, frozenset(playoff))
+        return Standings(
+            regulation=self.name,
+            rows=rows,
+            groups=tuple(groups),
+            playoff=playoff,
+            explanation=tuple(explanation),
+            steps=tuple(steps),
+        )
+
+    def _playoff(
+        self, index: EventIndex, groups: Sequence[tuple[str, ...]]
+    ) -> tuple[str, ...]:
+        if not self.playoff_for_first:
+            return ()
+        top = max(index.scores.values())
+        leaders = [p for g in groups for p in g if index.scores[p] == top]
+        return tuple(leaders) if len(leaders) > 1 else ()
+
+    def _rows(
+        self,
+        index: EventIndex,
+        groups: Sequence[tuple[str, ...]],
+        steps: Sequence[Step],
+        playoff: frozenset[str],
+    ) -> tuple[StandingRow, ...]:
+        values: dict[str, dict[str, Any]] = {p: {} for p in index.order}
+        for labelled in self.criteria:
+            criterion = labelled.criterion
+            if criterion.depends_on_group:
+                continue
+            for p in index.order:
+                value = criterion.evaluate(index, [p])[p]
+                values[p][criterion.key] = criterion.to_json(value)
+        by_key = {lc.criterion.key: lc.criterion for lc in self.criteria}
+        for step in steps:
+            criterion = by_key[step.criterion]
+            for p in step.tied:
+                values[p][step.criterion] = criterion.to_json(step.values[p])
+        rows: list[StandingRow] = []
+        place = 1
+        for group in groups:
+            for p in group:
+                rows.append(
+                    StandingRow(
+                        rank=place,
+                        id=p,
+                        name=index.name(p),
+                        score=index.scores[p],
+                        tiebreaks=values[p],
+                        playoff=p in playoff,
+                    )
+                )
+            place += len(group)
+        return tuple(rows)
+
+
+def _ordered_inside(index: EventIndex, group: tuple[str, ...]) -> tuple[str, ...]:
+    """Players who share a place are listed by name, so input order never shows."""
+    return tuple(sorted(group, key=lambda p: (index.name(p), p)))

@@ -1,0 +1,184 @@
+"""The criteria of the Grand Chess Tour 2015 regulation (reg. 4 (a)-(d)).
+
+Each is a small, pure function of the event index and the tied group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from playoff_formats.tiebreaks.core import Criterion, Split, Value, split_by_value
+from playoff_formats.tiebreaks.index import EventIndex
+from playoff_formats.tiebreaks.words import join, number, points, short_name
+
+
+class GamesWonOverTheBoard(Criterion):
+    """GCT 2015 reg. 4 (a): the number of games won over the board.
+
+    A forfeit win is not a game won, and neither is a bye of any kind.
+    """
+
+    key = "wins"
+    title = "games won"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return {
+            p: float(sum(1 for r in index.rounds_of[p] if r.won_over_the_board)) for p in group
+        }
+
+    def phrase(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return f"{number(value)} win" if value == 1 else f"{number(value)} wins"
+
+
+class DirectEncounter(Criterion):
+    """GCT 2015 reg. 4 (b): the results of the games among the tied players.
+
+    Every game between two tied players counts, so a double round robin counts
+    both. Forfeits count as the arbiter scored them: they are results between
+    the players. When the criterion separates some players and leaves a smaller
+    group tied, it is applied again to that group alone (FIDE C.07 Art. 6.2)
+    before the next criterion.
+
+    When the tied players have not all met, a mini-table would compare players
+    over different numbers of games. Following FIDE C.07 Art. 6.3, the criterion
+    then only ranks a player first when no other tied player could catch them
+    even by winning every game they did not play among the group, and is
+    otherwise not applied.
+    """
+
+    key = "direct_encounter"
+    title = "results between the tied players"
+    depends_on_group = True
+    reapply_to_smaller_group = True
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        members = frozenset(group)
+        return {p: index.points_between(p, members - {p}) for p in group}
+
+    def phrase(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return points(value)
+
+    def bare(self, value: Value) -> str:
+        return self.phrase(value)
+
+    def split(self, index: EventIndex, group: Sequence[str]) -> Split:
+        values = self.evaluate(index, group)
+        unmet = _unmet_pairs(index, group)
+        if not unmet:
+            return split_by_value(values, group)
+        names = {p: short_name(index.name(p)) for p in group}
+        # The most each player could have had if every missing game had been won.
+        ceiling = {
+            p: float(values[p]) + sum(1 for pair in unmet if p in pair) for p in group
+        }
+        leaders = [
+            p
+            for p in group
+            if all(float(values[p]) > ceiling[q] for q in group if q != p)
+        ]
+        missing = join([f"{names[a]}-{names[b]}" for a, b in sorted(unmet)])
+        if leaders:
+            leader = leaders[0]
+            rest = tuple(p for p in group if p != leader)
+            return Split(
+                values=values,
+                groups=((leader,), rest),
+                note=(
+                    f"Not all of them met ({missing} did not play); {names[leader]} "
+                    "is ahead of what any other could have reached (FIDE C.07 Art. 6.3)."
+                ),
+            )
+        return Split(
+            values=values,
+            groups=(tuple(group),),
+            note=f"Not all of them met ({missing} did not play), so this criterion is not applied.",
+        )
+
+
+def _unmet_pairs(index: EventIndex, group: Sequence[str]) -> list[tuple[str, str]]:
+    members = frozenset(group)
+    met: set[frozenset[str]] = set()
+    for p in group:
+        for r in index.rounds_of[p]:
+            if r.opponent is not None and r.opponent in members:
+                met.add(frozenset((p, r.opponent)))
+    ordered = sorted(group)
+    return [
+        (a, b)
+        for i, a in enumerate(ordered)
+        for b in ordered[i + 1 :]
+        if frozenset((a, b)) not in met
+    ]
+
+
+class SonnebornBerger(Criterion):
+    """GCT 2015 reg. 4 (c): the Sonneborn-Berger score.
+
+    The sum, over every game, of the points scored in it times the final score
+    of the opponent. A bye has no opponent and adds nothing.
+    """
+
+    key = "sonneborn_berger"
+    title = "Sonneborn-Berger"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return {p: sonneborn_berger(index, p) for p in group}
+
+
+def sonneborn_berger(index: EventIndex, player: str) -> float:
+    return sum(
+        r.points * index.scores[r.opponent]
+        for r in index.rounds_of[player]
+        if r.opponent is not None
+    )
+
+
+class ExtendedKoya(Criterion):
+    """GCT 2015 reg. 4 (d): the Extended Koya system.
+
+    (i) The points scored against the players who scored 50% or more of the
+    points they could have scored (half the number of rounds). (ii) If still
+    tied, the highest score group below 50% is added and the comparison made
+    again, then the next group, and so on until every score group is included.
+
+    The value is the list of those cumulative totals, step (i) first; comparing
+    the lists element by element is exactly the step-by-step comparison. Only the
+    steps needed to separate the group (or all of them) are kept, so the trace
+    and the JSON show what was actually compared.
+    """
+
+    key = "koya"
+    title = "Koya (points against players on 50% or more)"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        thresholds = koya_thresholds(index)
+        full = {p: _koya_steps(index, p, thresholds) for p in group}
+        keep = 1
+        while keep < len(thresholds) and len({full[p][:keep] for p in group}) == 1:
+            keep += 1
+        if len(group) == 1:
+            keep = 1
+        return {p: full[p][:keep] for p in group}
+
+    def phrase(self, value: Value) -> str:
+        assert isinstance(value, tuple)
+        if len(value) == 1:
+            return number(value[0])
+        return " → ".join(number(v) for v in value)
+
+
+def koya_thresholds(index: EventIndex) -> tuple[float, ...]:
+    """Step (i) at 50% of the rounds, then each lower score present, highest first."""
+    half = index.rounds / 2
+    lower = sorted({s for s in index.scores.values() if s < half}, reverse=True)
+    return (half, *lower)
+
+
+def _koya_steps(index: EventIndex, player: str, thresholds: tuple[float, ...]) -> tuple[float, ...]:
+    steps = []
+    for threshold in thresholds:
+        opponents = frozenset(p for p, s in index.scores.items() if s >= threshold)
+        steps.append(index.points_between(player, opponents))
+    return tuple(steps)
