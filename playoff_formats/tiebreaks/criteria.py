@@ -139,7 +139,8 @@ class ExtendedKoya(Criterion):
     """GCT 2015 reg. 4 (d): the Extended Koya system.
 
     (i) The points scored against the players who scored 50% or more of the
-    points they could have scored (half the number of rounds). (ii) If still
+    points they could have scored: half the rounds in which they were paired or
+    given a bye (a free round of an odd round robin is no such round). (ii) If still
     tied, the highest score group below 50% is added and the comparison made
     again, then the next group, and so on until every score group is included.
 
@@ -153,10 +154,10 @@ class ExtendedKoya(Criterion):
     title = "Koya (points against players on 50% or more)"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        thresholds = koya_thresholds(index)
-        full = {p: _koya_steps(index, p, thresholds) for p in group}
+        sets = koya_sets(index)
+        full = {p: _koya_steps(index, p, sets) for p in group}
         keep = 1
-        while keep < len(thresholds) and len({full[p][:keep] for p in group}) == 1:
+        while keep < len(sets) and len({full[p][:keep] for p in group}) == 1:
             keep += 1
         if len(group) == 1:
             keep = 1
@@ -169,16 +170,19 @@ class ExtendedKoya(Criterion):
         return " → ".join(number(v) for v in value)
 
 
-def koya_thresholds(index: EventIndex) -> tuple[float, ...]:
-    """Step (i) at 50% of the rounds, then each lower score present, highest first."""
-    half = index.rounds / 2
-    lower = sorted({s for s in index.scores.values() if s < half}, reverse=True)
-    return (half, *lower)
+def koya_sets(index: EventIndex) -> tuple[frozenset[str], ...]:
+    """The opponents counted at each step: (i), then each lower score group added."""
+    fifty = frozenset(
+        p for p, s in index.scores.items() if 2 * s >= len(index.rounds_of[p])
+    )
+    lower = sorted({s for p, s in index.scores.items() if p not in fifty}, reverse=True)
+    sets = [fifty]
+    for score in lower:
+        sets.append(fifty | {p for p, s in index.scores.items() if s >= score})
+    return tuple(sets)
 
 
-def _koya_steps(index: EventIndex, player: str, thresholds: tuple[float, ...]) -> tuple[float, ...]:
-    steps = []
-    for threshold in thresholds:
-        opponents = frozenset(p for p, s in index.scores.items() if s >= threshold)
-        steps.append(index.points_between(player, opponents))
-    return tuple(steps)
+def _koya_steps(
+    index: EventIndex, player: str, sets: tuple[frozenset[str], ...]
+) -> tuple[float, ...]:
+    return tuple(index.points_between(player, opponents) for opponents in sets)

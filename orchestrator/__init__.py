@@ -1,0 +1,1 @@
+"""The play-off service: command line, event store, scheduler, clocks and streams."""

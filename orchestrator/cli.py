@@ -1,0 +1,184 @@
+"""The ``playoff`` command: standings, prizes, schema and the demo."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from orchestrator.files import demo_event, read_event, resolve_regulation
+from playoff_formats.errors import PlayoffError
+from playoff_formats.io.json_event import event_json_schema
+from playoff_formats.placings import Awards, award_prizes
+from playoff_formats.standings import Standings
+from playoff_formats.tiebreaks.words import points as score_text
+
+app = typer.Typer(
+    help="Play-off scheduling and clock orchestration for events that end in a tie.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+FileArg = Annotated[Path, typer.Argument(help="The event: a FIDE TRF (.trf) or JSON (.json) file")]
+RegulationOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--regulation", "-r", help="A regulation name (gct2015...) or a .toml/.json file"
+    ),
+]
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f")]
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code=2)
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+@app.command()
+def standings(
+    file: FileArg, regulation: RegulationOpt = None, format: FormatOpt = OutputFormat.table
+) -> None:
+    """Compute the standings and explain every tie split."""
+    try:
+        event = read_event(file)
+        result = resolve_regulation(regulation, event).standings(event)
+    except PlayoffError as exc:
+        _fail(str(exc))
+        return
+    if format is OutputFormat.json:
+        _print_json(result.to_json())
+    else:
+        print_standings(Console(), result, event.name)
+
+
+def _parse_amounts(text: str | None, option: str) -> list[str]:
+    if not text:
+        return []
+    amounts = [part.strip() for part in text.split(",")]
+    for i, amount in enumerate(amounts, start=1):
+        try:
+            if float(amount) < 0:
+                raise ValueError
+        except ValueError:
+            _fail(f"{option}: item {i} ({amount!r}) is not a non-negative number")
+    return amounts
+
+
+@app.command()
+def prizes(
+    file: FileArg,
+    prizes: Annotated[
+        str, typer.Option("--prizes", help="Prize money by place, e.g. 100000,50000,30000")
+    ],
+    points: Annotated[
+        str | None, typer.Option("--points", help="Tour points by place, e.g. 13,10,8")
+    ] = None,
+    playoff_winner: Annotated[
+        str | None, typer.Option("--playoff-winner", help="Id of the play-off winner")
+    ] = None,
+    regulation: RegulationOpt = None,
+    format: FormatOpt = OutputFormat.table,
+) -> None:
+    """Divide prize money and tour points (GCT 2015 reg. 1)."""
+    money = _parse_amounts(prizes, "--prizes")
+    tour = _parse_amounts(points, "--points")
+    try:
+        event = read_event(file)
+        result = resolve_regulation(regulation, event).standings(event)
+        awards = award_prizes(result, money, tour, playoff_winner)
+    except PlayoffError as exc:
+        _fail(str(exc))
+        return
+    if format is OutputFormat.json:
+        _print_json(awards.to_json())
+    else:
+        print_awards(Console(), awards)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the event format."""
+    _print_json(event_json_schema())
+
+
+@app.command()
+def demo() -> None:
+    """Show the standings, explanation and play-off seeding of the bundled event."""
+    event = demo_event()
+    result = resolve_regulation(None, event).standings(event)
+    print_standings(Console(), result, event.name)
+
+
+def print_standings(console: Console, result: Standings, title: str) -> None:
+    keys: list[str] = []
+    for row in result.rows:
+        keys.extend(k for k in row.tiebreaks if k not in keys)
+    table = Table(title=f"{title} ({result.regulation})")
+    table.add_column("Rank", justify="right")
+    table.add_column("Player")
+    table.add_column("Score", justify="right")
+    for key in keys:
+        table.add_column(key.replace("_", " "), justify="right")
+    table.add_column("Play-off")
+    for row in result.rows:
+        cells = [_cell(row.tiebreaks.get(k)) for k in keys]
+        table.add_row(
+            str(row.rank),
+            row.name,
+            score_text(row.score),
+            *cells,
+            "yes" if row.playoff else "",
+        )
+    console.print(table)
+    console.print("[bold]How the ties were split[/]")
+    for line in result.explanation:
+        console.print(f"  {line}", highlight=False)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " → ".join(_cell(v) for v in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def print_awards(console: Console, awards: Awards) -> None:
+    table = Table(title="Prize money and tour points")
+    table.add_column("Place", justify="right")
+    table.add_column("Player")
+    table.add_column("Score", justify="right")
+    table.add_column("Money", justify="right")
+    table.add_column("Points", justify="right")
+    for award in awards.to_json()["players"]:
+        table.add_row(
+            "awaiting" if award["place"] is None else str(award["place"]),
+            award["name"],
+            score_text(award["score"]),
+            "awaiting play-off" if award["money"] is None else f"{award['money']:,.2f}",
+            "" if award["points"] is None else _cell(award["points"]),
+        )
+    console.print(table)
+    for note in awards.notes:
+        console.print(f"  {note}", highlight=False)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,48 @@
+"""Reading the files an arbiter names on the command line."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from playoff_formats.errors import InputError
+from playoff_formats.io.json_event import load_event
+from playoff_formats.model import IndividualEvent
+from playoff_formats.regulations import Regulation, get_regulation
+from playoff_formats.regulations.custom import regulation_from_text
+
+DEMO_EVENT = "uzchess-cup-masters-2025.json"
+
+
+def read_text(path: Path) -> str:
+    """The text of ``path``; an unreadable file is an :class:`InputError`."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError("no such file", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text (byte {exc.start})", source=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot be read: {exc.strerror}", source=str(path)) from None
+
+
+def read_event(path: Path) -> IndividualEvent:
+    return load_event(read_text(path), str(path))
+
+
+def demo_event_text() -> str:
+    return resources.files("orchestrator.data").joinpath(DEMO_EVENT).read_text(encoding="utf-8")
+
+
+def demo_event() -> IndividualEvent:
+    return load_event(demo_event_text(), DEMO_EVENT)
+
+
+def resolve_regulation(name_or_file: str | None, event: IndividualEvent) -> Regulation:
+    """A named regulation, a regulation file (``.toml``/``.json``), or the event's own."""
+    if name_or_file is None:
+        return get_regulation(event.regulation)
+    path = Path(name_or_file)
+    if path.suffix.lower() in (".toml", ".json") or path.exists():
+        return regulation_from_text(read_text(path), str(path))
+    return get_regulation(name_or_file)

@@ -1,0 +1,195 @@
+"""Final places, prize money and tour points (GCT 2015 reg. 1).
+
+Reg. 1: first prize money is never divided: it goes to the winner of the
+play-off. Every other tie on score, including the losers of a play-off, divides
+equally the money of the places it covers. Tour points are not divided: the
+play-off decides first, the mathematical tiebreaks decide the other places, and
+points are shared only between players still tied after reg. 4 (d), as
+reg. 4 (e) says.
+
+Money is computed exactly (fractions) and rounded to the cent only when shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import groupby
+from typing import Any
+
+from playoff_formats.errors import PlayoffError
+from playoff_formats.standings import Standings
+
+
+@dataclass(frozen=True)
+class Award:
+    """What one player receives. ``None`` means: not known until the play-off ends."""
+
+    id: str
+    name: str
+    score: float
+    place: int | None
+    money: Fraction | None
+    points: Fraction | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "score": self.score,
+            "place": self.place,
+            "money": _cents(self.money),
+            "points": _plain(self.points),
+        }
+
+
+@dataclass(frozen=True)
+class Awards:
+    """Every player's award, in final order, and what still waits for the play-off."""
+
+    players: tuple[Award, ...]
+    awaiting_playoff: tuple[str, ...]
+    pending_first_prize: Fraction | None
+    pending_each_loser: Fraction | None
+    notes: tuple[str, ...]
+
+    def award(self, player_id: str) -> Award:
+        for award in self.players:
+            if award.id == player_id:
+                return award
+        raise KeyError(player_id)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"players": [a.to_json() for a in self.players]}
+        data["awaiting_playoff"] = list(self.awaiting_playoff)
+        if self.awaiting_playoff:
+            data["pending"] = {
+                "first_prize": _cents(self.pending_first_prize),
+                "each_playoff_loser": _cents(self.pending_each_loser),
+            }
+        data["notes"] = list(self.notes)
+        return data
+
+
+def _cents(value: Fraction | None) -> float | None:
+    return None if value is None else round(float(value), 2)
+
+
+def _plain(value: Fraction | None) -> float | int | None:
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else round(float(value), 4)
+
+
+def _at(amounts: Sequence[Fraction], start: int, count: int) -> Fraction:
+    """The sum of the amounts for places ``start`` .. ``start + count - 1`` (1-based)."""
+    return sum(amounts[start - 1 : start - 1 + count], Fraction(0))
+
+
+def award_prizes(
+    standings: Standings,
+    prizes: Sequence[Fraction | int | float | str],
+    tour_points: Sequence[Fraction | int | float | str] = (),
+    playoff_winner: str | None = None,
+) -> Awards:
+    """Divide prize money and tour points after a tiebreak and, if any, a play-off.
+
+    ``prizes`` and ``tour_points`` are by place, first place first; places past
+    the end of either list get nothing. Without ``playoff_winner``, a tie for
+    first is reported as awaiting its play-off: no first prize is given and the
+    play-off players' money and points are left open.
+    """
+    money = [Fraction(str(p)) for p in prizes]
+    points = [Fraction(str(p)) for p in tour_points]
+    playoff = standings.playoff
+    if playoff_winner is not None and playoff_winner not in playoff:
+        if not playoff:
+            raise PlayoffError("there is no play-off: nobody is tied for first place")
+        raise PlayoffError(
+            f"{playoff_winner!r} is not in the play-off; the play-off players are "
+            + ", ".join(playoff)
+        )
+    awaiting = frozenset(playoff) if playoff and playoff_winner is None else frozenset()
+    notes: list[str] = []
+
+    # Money: by ties on score, places in crosstable order.
+    money_of: dict[str, Fraction | None] = {}
+    place = 1
+    rows = standings.rows
+    for _score, members in groupby(rows, key=lambda r: r.score):
+        group = [r.id for r in members]
+        if playoff and group[0] in playoff:
+            losers = len(group) - 1
+            each = _at(money, place + 1, losers) / losers
+            for p in group:
+                if p in awaiting:
+                    money_of[p] = None
+                else:
+                    money_of[p] = _at(money, 1, 1) if p == playoff_winner else each
+        else:
+            share = _at(money, place, len(group)) / len(group)
+            for p in group:
+                money_of[p] = share
+            if len(group) > 1 and share:
+                notes.append(
+                    f"Places {place}-{place + len(group) - 1} are shared on score: "
+                    f"{len(group)} players receive {_cents(share)} each (reg. 1)."
+                )
+        place += len(group)
+
+    # Final places and tour points: play-off for first, tiebreaks for the rest.
+    groups = [list(g) for g in standings.groups]
+    if playoff_winner is not None:
+        groups = [[playoff_winner]] + [
+            [p for p in g if p != playoff_winner] for g in groups if g != [playoff_winner]
+        ]
+        groups = [g for g in groups if g]
+    place_of: dict[str, int | None] = {}
+    points_of: dict[str, Fraction | None] = {}
+    place = 1
+    for group in groups:
+        share = _at(points, place, len(group)) / len(group)
+        for p in group:
+            if p in awaiting:
+                place_of[p] = None
+                points_of[p] = None
+            else:
+                place_of[p] = place
+                points_of[p] = share
+        if len(group) > 1 and not awaiting.intersection(group) and points:
+            notes.append(
+                f"Places {place}-{place + len(group) - 1} stay tied after reg. 4 (d): "
+                "the tour points of those places are shared (reg. 4 (e))."
+            )
+        place += len(group)
+
+    pending_first = pending_loser = None
+    if awaiting:
+        pending_first = _at(money, 1, 1)
+        pending_loser = _at(money, 2, len(playoff) - 1) / (len(playoff) - 1)
+        notes.append(
+            f"Awaiting the play-off between {', '.join(playoff)}: the winner receives the "
+            f"undivided first prize of {_cents(pending_first)}, each loser "
+            f"{_cents(pending_loser)}."
+        )
+    order = [p for g in groups for p in g]
+    by_id = {r.id: r for r in rows}
+    awards = tuple(
+        Award(
+            id=p,
+            name=by_id[p].name,
+            score=by_id[p].score,
+            place=place_of[p],
+            money=money_of[p],
+            points=points_of[p],
+        )
+        for p in order
+    )
+    return Awards(
+        players=awards,
+        awaiting_playoff=tuple(playoff) if awaiting else (),
+        pending_first_prize=pending_first,
+        pending_each_loser=pending_loser,
+        notes=tuple(notes),
+    )
