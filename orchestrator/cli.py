@@ -182,3 +182,7 @@ def print_awards(console: Console, awards: Awards) -> None:
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

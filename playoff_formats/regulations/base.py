@@ -108,8 +108,7 @@ class CriteriaRegulation:
             criterion = labelled.criterion
             if criterion.depends_on_group:
                 continue
-            for p in index.order:
-                value = criterion.evaluate(index, [p])[p]
+            for p, value in criterion.standalone(index, index.order).items():
                 values[p][criterion.key] = criterion.to_json(value)
         by_key = {lc.criterion.key: lc.criterion for lc in self.criteria}
         for step in steps:

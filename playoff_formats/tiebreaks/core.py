@@ -68,6 +68,14 @@ class Criterion(ABC):
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         """What each player of ``group`` gets."""
 
+    def standalone(self, index: EventIndex, players: Sequence[str]) -> Mapping[str, Value]:
+        """Each player's value on its own, for the standings table.
+
+        Only meaningful for criteria that do not depend on the group; by default
+        the same as :meth:`evaluate` over every player at once.
+        """
+        return self.evaluate(index, players)
+
     def split(self, index: EventIndex, group: Sequence[str]) -> Split:
         """How ``group`` divides; by default, equal values stay together."""
         return split_by_value(self.evaluate(index, group), group)

@@ -163,6 +163,11 @@ class ExtendedKoya(Criterion):
             keep = 1
         return {p: full[p][:keep] for p in group}
 
+    def standalone(self, index: EventIndex, players: Sequence[str]) -> Mapping[str, Value]:
+        """Step (i) alone: the further steps only mean something inside a tie."""
+        fifty = koya_sets(index)[0]
+        return {p: (index.points_between(p, fifty),) for p in players}
+
     def phrase(self, value: Value) -> str:
         assert isinstance(value, tuple)
         if len(value) == 1:
