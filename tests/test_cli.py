@@ -115,11 +115,11 @@ def test_trf_input(tmp_path: Path) -> None:
     lines = [
         "012 Little Round Robin",
         "001    1 m    Alpha, Ann                        2100 ENG    10000001 1990/01/01  1.5    1"
-        "     2 w 1     3 b =",
+        "     2 w 1  0000 - Z     3 b =",
         "001    2 m    Beta, Bob                         2000 ENG    10000002 1990/01/01  1.0    2"
-        "     1 b 0     3 w 1",
+        "     1 b 0     3 w 1  0000 - Z",
         "001    3 m    Gamma, Cy                         1900 ENG    10000003 1990/01/01  0.5    3"
-        "     2 b 0     1 w =",
+        "  0000 - Z     2 b 0     1 w =",
     ]
     trf.write_text("\n".join(lines) + "\n")
     run = playoff("standings", str(trf), "--format", "json")

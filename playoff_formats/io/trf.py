@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NoReturn
 
 from pydantic import ValidationError
 
@@ -57,6 +58,8 @@ _FIXED_WIDTH = _FIRST_ROUND_COLUMN - 1  # the player fields before the first rou
 _DIGITS = re.compile(r"[0-9]+")
 _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SCORING_ENTRY = re.compile(r"\s*([A-Za-z])\s*(-?[0-9]+(?:[.,][0-9]+)?)")
+_WORD = re.compile(r"\S+")
 
 _GAME_CODES = frozenset("1=0WDL")
 _FORFEIT_CODES = frozenset("+-")
@@ -337,11 +340,10 @@ class _Reader:
     def read_scoring(self, line: str, number: int) -> None:
         """Record 162 (TRF-2026): accept it only when it gives the default points."""
         position = 4
-        pattern = re.compile(r"\s*([A-Za-z])\s*(-?[0-9]+(?:[.,][0-9]+)?)")
         while line[position:].strip():
-            match = pattern.match(line, position)
+            match = _SCORING_ENTRY.match(line, position)
             if match is None:
-                column = position + 1 + (len(line[position:]) - len(line[position:].lstrip()))
+                column = len(line) - len(line[position:].lstrip()) + 1
                 raise self.fail(
                     "cannot read the scoring system (record 162): expected a result letter "
                     "(W, D, L, A, P or X) followed by its points, such as W 1.0",
@@ -372,8 +374,7 @@ class _Reader:
 
     def read_bye_record(self, line: str, number: int) -> None:
         """Record 240 (TRF-2026): ``240 T RRR PPPP PPPP ...``."""
-        tokens = [(m.group(0), m.start() + 1) for m in re.finditer(r"\S+", line[3:])]
-        tokens = [(word, column + 3) for word, column in tokens]
+        tokens = [(m.group(0), m.start() + 1) for m in _WORD.finditer(line, 3)]
         if not tokens:
             raise self.fail(
                 "a bye record (240) needs the bye type F, H or Z, a round and players",
@@ -397,9 +398,7 @@ class _Reader:
             )
         round_text, round_column = tokens[1]
         if not _DIGITS.fullmatch(round_text) or int(round_text) < 1:
-            raise self.fail(
-                f"'{round_text}' is not a round number", number, round_column
-            )
+            raise self.fail(f"'{round_text}' is not a round number", number, round_column)
         players: list[tuple[int, int]] = []
         for word, column in tokens[2:]:
             if not _DIGITS.fullmatch(word) or int(word) < 1:
@@ -419,8 +418,7 @@ class _Reader:
     def read_player(self, line: str, number: int) -> None:
         if "\t" in line:
             raise self.fail(
-                "a tab character in a player line; TRF fields sit at fixed columns, so use "
-                "spaces",
+                "a tab character in a player line; TRF fields sit at fixed columns, so use spaces",
                 number,
                 line.index("\t") + 1,
             )
@@ -432,8 +430,7 @@ class _Reader:
         if not _DIGITS.fullmatch(rank_text) or int(rank_text) == 0:
             shown = f"'{rank_text}'" if rank_text else "nothing"
             raise self.fail(
-                f"the starting rank (columns 5-8) must be a number from 1 to 9999; "
-                f"found {shown}",
+                f"the starting rank (columns 5-8) must be a number from 1 to 9999; found {shown}",
                 number,
                 5,
             )
@@ -561,9 +558,7 @@ class _Reader:
                 )
         else:
             if opponent == rank:
-                raise self.fail(
-                    f"{where}: player {rank} is paired with himself", number, column
-                )
+                raise self.fail(f"{where}: player {rank} is paired with himself", number, column)
             if code in _BYE_CODES:
                 reason = (
                     f"{where}: an opponent (player {opponent}) is given but no result"
@@ -638,7 +633,6 @@ class _Reader:
                     self.refuse_one_sided(line, block, other, other_block)
                 if other.number < line.number:
                     continue  # built from the other player's line
-                assert other_block is not None
                 games.append(self.make_game(line, block, other, other_block))
         return games
 
@@ -648,7 +642,7 @@ class _Reader:
         block: _Block,
         other: _PlayerLine,
         other_block: _Block | None,
-    ) -> None:
+    ) -> NoReturn:
         where = f"round {block.round}"
         if other_block is not None and other_block.opponent:
             third = self.by_rank[other_block.opponent]
@@ -719,7 +713,7 @@ class _Reader:
                     continue
                 code = "" if block is None else block.code
                 column = (
-                    _FIRST_ROUND_COLUMN + _ROUND_WIDTH * (round_number - 1)
+                    _FIRST_ROUND_COLUMN + _ROUND_WIDTH * (round_number - 1) + 7
                     if block is None
                     else block.result_column
                 )

@@ -53,8 +53,7 @@ class DirectEncounter(Criterion):
     reapply_to_smaller_group = True
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        members = frozenset(group)
-        return {p: index.points_between(p, members - {p}) for p in group}
+        return _mini_table(index, group)
 
     def phrase(self, value: Value) -> str:
         assert not isinstance(value, tuple)
@@ -64,20 +63,16 @@ class DirectEncounter(Criterion):
         return self.phrase(value)
 
     def split(self, index: EventIndex, group: Sequence[str]) -> Split:
-        values = self.evaluate(index, group)
+        values = _mini_table(index, group)
         unmet = _unmet_pairs(index, group)
         if not unmet:
             return split_by_value(values, group)
         names = {p: short_name(index.name(p)) for p in group}
         # The most each player could have had if every missing game had been won.
         ceiling = {
-            p: float(values[p]) + sum(1 for pair in unmet if p in pair) for p in group
+            p: values[p] + sum(1 for pair in unmet if p in pair) for p in group
         }
-        leaders = [
-            p
-            for p in group
-            if all(float(values[p]) > ceiling[q] for q in group if q != p)
-        ]
+        leaders = [p for p in group if all(values[p] > ceiling[q] for q in group if q != p)]
         missing = join([f"{names[a]}-{names[b]}" for a, b in sorted(unmet)])
         if leaders:
             leader = leaders[0]
@@ -95,6 +90,11 @@ class DirectEncounter(Criterion):
             groups=(tuple(group),),
             note=f"Not all of them met ({missing} did not play), so this criterion is not applied.",
         )
+
+
+def _mini_table(index: EventIndex, group: Sequence[str]) -> dict[str, float]:
+    members = frozenset(group)
+    return {p: index.points_between(p, members - {p}) for p in group}
 
 
 def _unmet_pairs(index: EventIndex, group: Sequence[str]) -> list[tuple[str, str]]:
