@@ -41,3 +41,36 @@ def round_robin(players: str, results: dict[str, str]) -> IndividualEvent:
         busy[black].add(number)
         games.append((number, white, black, result))
     return event(players, games)
+
+
+def swiss() -> IndividualEvent:
+    """Six players, four rounds, with every kind of unplayed round.
+
+    R1  A-B 1-0    C-D ½-½    E-F +/- (forfeit)
+    R2  A-C ½-½    D-E 0-1    B pairing-allocated bye   F zero-point bye
+    R3  A-E 1-0    B-F 0-1    C half-point bye          D zero-point bye
+    R4  A-F ½-½    B-C 1-0    D-E -/+ (forfeit)
+
+    Scores: A 3, B 2, C 1½, D ½, E 3, F 1½.
+    Art. 16.2 categories: B R2 16.2.1; E R1, R4 16.2.2; C R3 16.2.3 (C plays
+    R4); F R2 16.2.3 (F plays R3); F R1 and D R4 16.2.4; D R3 16.2.5 (D's only
+    later round is a forfeit loss, itself voluntarily unplayed).
+    Art. 16.3 adjusted scores: D ½ + ½ (the R3 bye counts as a draw) = 1;
+    everyone else as scored. The 16.4.2 cap is ½ × 4 rounds = 2.
+    """
+    return event(
+        "ABCDEF",
+        [
+            (1, "A", "B", "1-0"),
+            (1, "C", "D", "1/2-1/2"),
+            (1, "E", "F", "+/-"),
+            (2, "A", "C", "1/2-1/2"),
+            (2, "D", "E", "0-1"),
+            (3, "A", "E", "1-0"),
+            (3, "B", "F", "0-1"),
+            (4, "A", "F", "1/2-1/2"),
+            (4, "B", "C", "1-0"),
+            (4, "D", "E", "-/+"),
+        ],
+        byes=[(2, "B", "pairing-allocated"), (2, "F", "zero"), (3, "C", "half"), (3, "D", "zero")],
+    )

@@ -127,3 +127,28 @@ def test_trf_input(tmp_path: Path) -> None:
     data = json.loads(run.stdout)
     assert [r["id"] for r in data["standings"]] == ["1", "2", "3"]
     assert data["standings"][0]["name"] == "Alpha, Ann"
+
+
+def test_custom_regulation_file(tmp_path: Path) -> None:
+    regulation = tmp_path / "club.toml"
+    regulation.write_text(
+        'name = "club-2026"\ntitle = "Club 2026"\ncriteria = ["SB", "WON"]\n'
+        'pairing = "round-robin"\n'
+    )
+    run = playoff("standings", str(UZCHESS), "--regulation", str(regulation), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["regulation"] == "club-2026"
+    # Sonneborn-Berger first: 25.25, 22.5, 22.25 orders the three leaders.
+    assert [r["id"] for r in data["standings"][:3]] == [PRAGG, ABDU, SINDAROV]
+    assert not any(r["playoff"] for r in data["standings"])
+    assert data["steps"][0]["label"] == "SB"
+
+
+def test_custom_regulation_file_with_an_unknown_code(tmp_path: Path) -> None:
+    regulation = tmp_path / "bad.toml"
+    regulation.write_text('name = "x"\ncriteria = ["SB", "XYZ"]\n')
+    run = playoff("standings", str(UZCHESS), "--regulation", str(regulation))
+    assert run.returncode == 2
+    assert "criteria[1]" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -213,3 +213,33 @@ def test_no_playoff_when_first_place_is_clear() -> None:
     standings = GCT.standings(ev)
     assert standings.playoff == ()
     assert not any(row.playoff for row in standings.rows)
+
+
+def test_reg_4b_when_not_all_met_ranks_only_an_uncatchable_leader() -> None:
+    # A beat B and C; B and C never met: neither could reach A's 2 even by winning it.
+    ev = event("ABCD", [(1, "A", "B", "1-0"), (2, "A", "C", "1-0"), (1, "C", "D", "1-0")])
+    split = DirectEncounter().split(EventIndex.of(ev), ["A", "B", "C"])
+    assert split.groups == (("A",), ("B", "C"))
+    assert split.note is not None and "Art. 6.3" in split.note
+
+
+def test_reg_4b_when_not_all_met_and_a_leader_could_be_caught_it_is_not_applied() -> None:
+    # A beat B; C met neither: C could have reached 2, so (b) does not apply.
+    ev = event("ABCD", [(1, "A", "B", "1-0"), (1, "C", "D", "1-0")])
+    split = DirectEncounter().split(EventIndex.of(ev), ["A", "B", "C"])
+    assert split.groups == (("A", "B", "C"),)
+    assert split.note is not None and "not applied" in split.note
+
+
+def test_reg_4b_partial_double_round_robin_counts_each_missing_game() -> None:
+    # Double round robin cut short: A-B played twice (A 2), A-C once (A 1), B-C once
+    # (B 1). C could still win the missing A-C and B-C games: ceiling 0 + 2 = 2,
+    # B's ceiling 1 + 1 = 2; A's 3 is above both, so A is first.
+    ev = event(
+        "ABC",
+        [(1, "A", "B", "1-0"), (2, "B", "A", "0-1"), (3, "A", "C", "1-0"),
+         (4, "B", "C", "1-0")],
+    )
+    split = DirectEncounter().split(EventIndex.of(ev), ["A", "B", "C"])
+    assert split.values == {"A": 3.0, "B": 1.0, "C": 0.0}
+    assert split.groups == (("A",), ("B", "C"))

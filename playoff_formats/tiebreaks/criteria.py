@@ -64,16 +64,24 @@ class DirectEncounter(Criterion):
 
     def split(self, index: EventIndex, group: Sequence[str]) -> Split:
         values = _mini_table(index, group)
-        unmet = _unmet_pairs(index, group)
-        if not unmet:
-            return split_by_value(values, group)
+        meetings = _meetings(index, group)
+        legs = max(meetings.values(), default=0)
+        missing = {pair: legs - n for pair, n in meetings.items() if n < legs}
         names = {p: short_name(index.name(p)) for p in group}
-        # The most each player could have had if every missing game had been won.
+        if legs == 0:
+            return Split(
+                values=values,
+                groups=(tuple(group),),
+                note="None of them played each other, so this criterion is not applied.",
+            )
+        if not missing:
+            return split_by_value(values, group)
+        # The most each player could have had by winning every game not played.
         ceiling = {
-            p: values[p] + sum(1 for pair in unmet if p in pair) for p in group
+            p: values[p] + sum(n for pair, n in missing.items() if p in pair) for p in group
         }
         leaders = [p for p in group if all(values[p] > ceiling[q] for q in group if q != p)]
-        missing = join([f"{names[a]}-{names[b]}" for a, b in sorted(unmet)])
+        gaps = join(sorted("-".join(names[p] for p in sorted(pair)) for pair in missing))
         if leaders:
             leader = leaders[0]
             rest = tuple(p for p in group if p != leader)
@@ -81,14 +89,14 @@ class DirectEncounter(Criterion):
                 values=values,
                 groups=((leader,), rest),
                 note=(
-                    f"Not all of them met ({missing} did not play); {names[leader]} "
-                    "is ahead of what any other could have reached (FIDE C.07 Art. 6.3)."
+                    f"Not all of their games were played ({gaps}); {names[leader]} is ahead "
+                    "of what any other could have reached (FIDE C.07 Art. 6.3)."
                 ),
             )
         return Split(
             values=values,
             groups=(tuple(group),),
-            note=f"Not all of them met ({missing} did not play), so this criterion is not applied.",
+            note=f"Not all of their games were played ({gaps}), so this criterion is not applied.",
         )
 
 
@@ -97,20 +105,17 @@ def _mini_table(index: EventIndex, group: Sequence[str]) -> dict[str, float]:
     return {p: index.points_between(p, members - {p}) for p in group}
 
 
-def _unmet_pairs(index: EventIndex, group: Sequence[str]) -> list[tuple[str, str]]:
+def _meetings(index: EventIndex, group: Sequence[str]) -> dict[frozenset[str], int]:
+    """How many games each pair of the group played against each other."""
     members = frozenset(group)
-    met: set[frozenset[str]] = set()
+    count = {
+        frozenset((a, b)): 0 for i, a in enumerate(group) for b in group[i + 1 :]
+    }
     for p in group:
         for r in index.rounds_of[p]:
-            if r.opponent is not None and r.opponent in members:
-                met.add(frozenset((p, r.opponent)))
-    ordered = sorted(group)
-    return [
-        (a, b)
-        for i, a in enumerate(ordered)
-        for b in ordered[i + 1 :]
-        if frozenset((a, b)) not in met
-    ]
+            if r.opponent is not None and r.opponent in members and p < r.opponent:
+                count[frozenset((p, r.opponent))] += 1
+    return count
 
 
 class SonnebornBerger(Criterion):

@@ -1,0 +1,543 @@
+"""FIDE tie-breaks (Handbook C.07, Play-Off and Tie-Break Regulations), by code.
+
+The text followed is the one in force from 1 March 2026 (approved by the FIDE
+Council on 2 February 2026). It keeps the 2024 article numbers; what changed
+for the criteria here is the cap on the dummy opponent of Art. 16.4 (16.4.1 and
+16.4.2), the note to Art. 8 that Buchholz must not be used in round robins, and
+the exceptions of Art. 15.2 for forfeits in round robins. The handbook page
+itself was not at hand when this was written: the rules below come from
+sources that quote and implement it (the FIDE-endorsed tie-break checker among
+them), so check edge cases against the handbook.
+
+Unplayed rounds are treated in one of two ways, chosen by ``pairing``:
+
+* ``"swiss"``: C.07 Art. 16 (unplayed rounds management in Swiss tournaments).
+  A round without a game or a bye is an absence, scored zero. Art. 16.1.2: the
+  voluntarily unplayed rounds (VUR) are half-point and zero-point byes,
+  absences and forfeit losses. Art. 16.2: the categories are 16.2.1 a
+  pairing-allocated or full-point bye, 16.2.2 a forfeit win, 16.2.3 a VUR bye
+  followed later by a round the participant was available for, 16.2.4 a
+  forfeit loss, 16.2.5 a VUR bye after which the participant was never again
+  available. Art. 16.3: an opponent's score, as their opponents' tie-breaks
+  see it, counts 16.2.5 rounds as draws and every other round as scored.
+  Art. 16.4: each of a participant's own unplayed rounds counts as a game
+  against a dummy whose score is the participant's own, but not more than the
+  scheduled opponent's adjusted score for forfeits (16.4.1), nor more than a
+  draw times the number of rounds for the others (16.4.2). Art. 16.5.1: a cut
+  takes a VUR contribution first.
+* ``"round-robin"``: C.07 Art. 15.2 (pre-determined pairings). Forfeits are
+  regular games, except that a forfeit loss stays unplayed in the Type B
+  criteria (Art. 7: WON, BPG, BWG). A round without an opponent adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from playoff_formats.model import ByeKind, Colour
+from playoff_formats.tiebreaks import criteria as gct
+from playoff_formats.tiebreaks.core import Criterion, Split, Value, split_by_value
+from playoff_formats.tiebreaks.index import EventIndex, PlayerRound, RoundKind
+from playoff_formats.tiebreaks.words import join, number, short_name
+
+Pairing = Literal["swiss", "round-robin"]
+PAIRINGS: tuple[Pairing, ...] = ("swiss", "round-robin")
+
+WIN = 1.0
+"""Points for a win (C.07 counts wins as rounds scored like a win)."""
+DRAW = 0.5
+
+
+# --- C.07 Art. 16: unplayed rounds in Swiss tournaments ---------------------------
+
+
+class Unplayed(StrEnum):
+    """The categories of unplayed rounds, C.07 Art. 16.2."""
+
+    FULL_POINT_BYE = "16.2.1"  # pairing-allocated bye, or a full-point bye
+    FORFEIT_WIN = "16.2.2"
+    BYE_BEFORE_RETURN = "16.2.3"  # half/zero-point bye or absence, available later
+    FORFEIT_LOSS = "16.2.4"
+    BYE_AT_END = "16.2.5"  # half/zero-point bye or absence, never available again
+
+
+def all_rounds(index: EventIndex, player: str) -> tuple[PlayerRound, ...]:
+    """Every round of the event from ``player``'s side, in order.
+
+    A round with no game and no bye is an absence: unplayed and scored zero,
+    like a zero-point bye.
+    """
+    recorded = index.rounds_of[player]
+    present = {r.round for r in recorded}
+    absences = [
+        PlayerRound(round=n, kind=RoundKind.BYE, points=0.0, bye=ByeKind.ZERO_POINT)
+        for n in range(1, index.rounds + 1)
+        if n not in present
+    ]
+    return tuple(sorted([*recorded, *absences], key=lambda r: r.round))
+
+
+def is_voluntarily_unplayed(r: PlayerRound) -> bool:
+    """C.07 Art. 16.1.2: a half-point or zero-point bye, an absence, a forfeit loss."""
+    if r.kind is RoundKind.FORFEIT_LOSS:
+        return True
+    return r.kind is RoundKind.BYE and r.points < WIN
+
+
+def categorise(rounds: Sequence[PlayerRound]) -> list[Unplayed | None]:
+    """The Art. 16.2 category of each round, or None for a game played over the board."""
+    last_available = max((r.round for r in rounds if not is_voluntarily_unplayed(r)), default=0)
+    categories: list[Unplayed | None] = []
+    for r in rounds:
+        if r.kind is RoundKind.PLAYED:
+            categories.append(None)
+        elif r.kind is RoundKind.FORFEIT_WIN:
+            categories.append(Unplayed.FORFEIT_WIN)
+        elif r.kind is RoundKind.FORFEIT_LOSS:
+            categories.append(Unplayed.FORFEIT_LOSS)
+        elif not is_voluntarily_unplayed(r):
+            categories.append(Unplayed.FULL_POINT_BYE)
+        elif r.round < last_available:
+            categories.append(Unplayed.BYE_BEFORE_RETURN)
+        else:
+            categories.append(Unplayed.BYE_AT_END)
+    return categories
+
+
+def adjusted_score(index: EventIndex, player: str) -> float:
+    """C.07 Art. 16.3: ``player``'s score as their opponents' tie-breaks see it.
+
+    Rounds of category 16.2.5 count as draws; every other round as scored.
+    """
+    rounds = all_rounds(index, player)
+    return sum(
+        DRAW if category is Unplayed.BYE_AT_END else r.points
+        for r, category in zip(rounds, categorise(rounds), strict=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """One round's part of a participant's Buchholz or Sonneborn-Berger.
+
+    ``score`` is the opponent's score (or the dummy's), ``points`` what the
+    participant scored in the round, ``voluntary`` whether the round is a VUR.
+    """
+
+    round: int
+    score: float
+    points: float
+    voluntary: bool
+
+    @property
+    def product(self) -> float:
+        return self.score * self.points
+
+
+def swiss_contributions(index: EventIndex, player: str) -> tuple[Contribution, ...]:
+    """One contribution per round, C.07 Art. 16.3 and 16.4 (2026 caps).
+
+    A game played over the board gives the opponent's adjusted score. An
+    unplayed round gives the dummy's score: the participant's own final score,
+    capped by the scheduled opponent's adjusted score for a forfeit (16.4.1)
+    and by a draw times the number of rounds otherwise (16.4.2).
+    """
+    own = index.scores[player]
+    cap = DRAW * index.rounds
+    contributions = []
+    for r in all_rounds(index, player):
+        if r.opponent is not None and r.kind is RoundKind.PLAYED:
+            score = adjusted_score(index, r.opponent)
+        elif r.opponent is not None:
+            score = min(own, adjusted_score(index, r.opponent))
+        else:
+            score = min(own, cap)
+        contributions.append(Contribution(r.round, score, r.points, is_voluntarily_unplayed(r)))
+    return tuple(contributions)
+
+
+def round_robin_contributions(index: EventIndex, player: str) -> tuple[Contribution, ...]:
+    """C.07 Art. 15.2: every round with an opponent, forfeits included, at face value."""
+    return tuple(
+        Contribution(r.round, index.scores[r.opponent], r.points, False)
+        for r in index.rounds_of[player]
+        if r.opponent is not None
+    )
+
+
+def buchholz_cut(contributions: Sequence[Contribution]) -> Contribution | None:
+    """The contribution BH-C1 cuts: C.07 Art. 14.1.1 (a) with Art. 16.5.1.
+
+    The lowest opponent's score, unless the participant has voluntarily
+    unplayed rounds: then the lowest of their contributions.
+    """
+    voluntary = [c for c in contributions if c.voluntary]
+    pool = voluntary or list(contributions)
+    return min(pool, key=lambda c: (c.score, c.round)) if pool else None
+
+
+def sonneborn_berger_cut(contributions: Sequence[Contribution]) -> Contribution | None:
+    """The contribution SB-C1 cuts: C.07 Art. 14.1.1 (d) with Art. 16.5.1.
+
+    The least significant contribution is the one of the opponent with the
+    lowest score (of those, the smallest). With voluntarily unplayed rounds,
+    the smallest VUR contribution is cut instead when it is not lower.
+    """
+    if not contributions:
+        return None
+    least = min(contributions, key=lambda c: (c.score, c.product, c.round))
+    voluntary = [c for c in contributions if c.voluntary]
+    if voluntary:
+        lowest = min(voluntary, key=lambda c: (c.product, c.round))
+        if lowest.product >= least.product:
+            return lowest
+    return least
+
+
+# --- C.07 Art. 7: the participant's own results (Type B) --------------------------
+
+
+def _count(value: Value, one: str, many: str) -> str:
+    assert not isinstance(value, tuple)
+    return f"{number(value)} {one if value == 1 else many}"
+
+
+class Wins(Criterion):
+    """WIN, C.07 Art. 7.1: the number of rounds in which the participant scored
+    as many points as a win, with or without playing (forfeit wins and
+    pairing-allocated or full-point byes count)."""
+
+    key = "win"
+    title = "wins, with or without playing"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return {p: float(sum(1 for r in index.rounds_of[p] if r.points == WIN)) for p in group}
+
+    def phrase(self, value: Value) -> str:
+        return _count(value, "win", "wins")
+
+
+class GamesWon(gct.GamesWonOverTheBoard):
+    """WON, C.07 Art. 7.2: the number of games won over the board.
+
+    Swiss: forfeit wins and byes do not count. Round robin (Art. 15.2): a
+    forfeit win is a regular game and counts.
+    """
+
+    key = "won"
+    title = "games won"
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        if self.pairing == "swiss":
+            return super().evaluate(index, group)
+        return {
+            p: float(
+                sum(1 for r in index.rounds_of[p] if _game(r, self.pairing) and r.points == WIN)
+            )
+            for p in group
+        }
+
+    def phrase(self, value: Value) -> str:
+        return _count(value, "game won", "games won")
+
+
+def _game(r: PlayerRound, pairing: Pairing) -> bool:
+    """A game for the Type B criteria: played, or (Art. 15.2) a forfeit win in a round robin."""
+    if r.kind is RoundKind.PLAYED:
+        return True
+    return pairing == "round-robin" and r.kind is RoundKind.FORFEIT_WIN
+
+
+class GamesWithBlack(Criterion):
+    """BPG, C.07 Art. 7.3: the number of games played with Black.
+
+    Unplayed games are excluded: forfeits and byes. Round robin (Art. 15.2):
+    a forfeit win with Black counts, a forfeit loss does not.
+    """
+
+    key = "games_with_black"
+    title = "games played with Black"
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return {
+            p: float(
+                sum(
+                    1
+                    for r in index.rounds_of[p]
+                    if r.colour is Colour.BLACK and _game(r, self.pairing)
+                )
+            )
+            for p in group
+        }
+
+    def phrase(self, value: Value) -> str:
+        return _count(value, "game with Black", "games with Black")
+
+
+class WinsWithBlack(Criterion):
+    """BWG, C.07 Art. 7.4: the number of games won with Black.
+
+    Over the board only; round robin (Art. 15.2): a forfeit win with Black counts.
+    """
+
+    key = "wins_with_black"
+    title = "games won with Black"
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return {
+            p: float(
+                sum(
+                    1
+                    for r in index.rounds_of[p]
+                    if r.colour is Colour.BLACK and _game(r, self.pairing) and r.points == WIN
+                )
+            )
+            for p in group
+        }
+
+    def phrase(self, value: Value) -> str:
+        return _count(value, "win with Black", "wins with Black")
+
+
+# --- C.07 Art. 8 and 9: opponents' scores (Types B and C) -------------------------
+
+
+class Buchholz(Criterion):
+    """BH, C.07 Art. 8.1: the sum of the scores of the participant's opponents.
+
+    With Art. 16: opponents' adjusted scores (16.3), and one dummy per own
+    unplayed round (16.4, capped by 16.4.1 and 16.4.2). Art. 8 note (2026):
+    Buchholz must not be used in round robins.
+    """
+
+    key = "buchholz"
+    title = "Buchholz"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return {p: sum(c.score for c in swiss_contributions(index, p)) for p in group}
+
+
+class BuchholzCut1(Criterion):
+    """BH-C1, C.07 Art. 14.1.1 (a): Buchholz without its least significant value.
+
+    The lowest opponent's score is cut, except that with voluntarily unplayed
+    rounds the lowest VUR contribution is cut instead (Art. 16.5.1).
+    """
+
+    key = "buchholz_cut1"
+    title = "Buchholz cut 1"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        values: dict[str, Value] = {}
+        for p in group:
+            contributions = swiss_contributions(index, p)
+            cut = buchholz_cut(contributions)
+            values[p] = sum(c.score for c in contributions) - (cut.score if cut else 0.0)
+        return values
+
+
+class SonnebornBerger(gct.SonnebornBerger):
+    """SB, C.07 Art. 9.1: the sum, over the rounds, of the opponent's score
+    times the points the participant scored against them.
+
+    Swiss: Art. 16 applies (adjusted opponents' scores, a dummy for each own
+    unplayed round, times the points awarded). Round robin (Art. 15.2):
+    forfeits count as games, a round without an opponent adds nothing.
+    """
+
+    title = "Sonneborn-Berger"
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        if self.pairing == "round-robin":
+            return super().evaluate(index, group)
+        return {p: sum(c.product for c in swiss_contributions(index, p)) for p in group}
+
+
+class SonnebornBergerCut1(Criterion):
+    """SB-C1, C.07 Art. 14.1.1 (d): Sonneborn-Berger without the contribution of
+    the opponent with the lowest score; with voluntarily unplayed rounds, the
+    higher of that and the lowest VUR contribution is cut (Art. 16.5.1)."""
+
+    key = "sonneborn_berger_cut1"
+    title = "Sonneborn-Berger cut 1"
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        values: dict[str, Value] = {}
+        for p in group:
+            contributions = (
+                swiss_contributions(index, p)
+                if self.pairing == "swiss"
+                else round_robin_contributions(index, p)
+            )
+            cut = sonneborn_berger_cut(contributions)
+            values[p] = sum(c.product for c in contributions) - (cut.product if cut else 0.0)
+        return values
+
+
+class Koya(Criterion):
+    """KS, C.07 Art. 9.2: the points scored against the participants who finished
+    with 50% or more of the maximum possible score.
+
+    The maximum possible score is a win per round; in a round robin, a win per
+    scheduled game (an odd round robin gives everyone a round off). Forfeits
+    count as scored.
+    """
+
+    key = "koya"
+    title = "Koya (points against players on 50% or more)"
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        limit = maximum_score(index, self.pairing) / 2
+        strong = frozenset(p for p, s in index.scores.items() if s >= limit)
+        return {p: index.points_between(p, strong) for p in group}
+
+
+def maximum_score(index: EventIndex, pairing: Pairing) -> float:
+    """The most a participant could score: a win per round, or per scheduled game."""
+    if pairing == "round-robin":
+        games = max(
+            (sum(1 for r in rs if r.opponent is not None) for rs in index.rounds_of.values()),
+            default=0,
+        )
+        if games:
+            return WIN * games
+    return WIN * index.rounds
+
+
+# --- C.07 Art. 6: direct encounter (Type A) ---------------------------------------
+
+
+class DirectEncounter(gct.DirectEncounter):
+    """DE, C.07 Art. 6: the results between the tied participants.
+
+    Art. 6.1: the points each scored against the others of the group. 6.1.1:
+    in a Swiss, a forfeited game is not an encounter; in a round robin it is
+    (Art. 15.2). 6.1.2: when two participants met more than once, the average
+    of their results counts. Art. 6.2: when all have met, the totals rank
+    them, and a subgroup left level is ranked again among itself. Art. 6.3:
+    when they have not all met, a participant is ranked first only if nobody
+    else could reach their total even by winning every game they did not play
+    within the group; the criterion is then applied again to the others, and
+    otherwise not applied.
+    """
+
+    def __init__(self, pairing: Pairing = "swiss") -> None:
+        self.pairing = pairing
+
+    def encounters(
+        self, index: EventIndex, player: str, opponents: frozenset[str]
+    ) -> dict[str, list[float]]:
+        """The points ``player`` scored against each of ``opponents`` they met."""
+        found: dict[str, list[float]] = {}
+        for r in index.rounds_of[player]:
+            if r.opponent is None or r.opponent not in opponents:
+                continue
+            if r.kind is RoundKind.PLAYED or self.pairing == "round-robin":
+                found.setdefault(r.opponent, []).append(r.points)
+        return found
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return self.totals(index, group)
+
+    def totals(self, index: EventIndex, group: Sequence[str]) -> dict[str, float]:
+        """Each player's points against the rest of ``group`` (Art. 6.1, 6.1.2)."""
+        members = frozenset(group)
+        return {
+            p: sum(sum(s) / len(s) for s in self.encounters(index, p, members - {p}).values())
+            for p in group
+        }
+
+    def split(self, index: EventIndex, group: Sequence[str]) -> Split:
+        members = frozenset(group)
+        met = {p: set(self.encounters(index, p, members - {p})) for p in group}
+        values = self.totals(index, group)
+        unmet = [(a, b) for i, a in enumerate(group) for b in group[i + 1 :] if b not in met[a]]
+        if not unmet:
+            return split_by_value(values, group)
+        names = {p: short_name(index.name(p)) for p in group}
+        best = {q: values[q] + WIN * sum(1 for pair in unmet if q in pair) for q in group}
+        leaders = [p for p in group if all(values[p] > best[q] for q in group if q != p)]
+        forfeited = [(a, b) for a, b in unmet if self._forfeited(index, a, b)]
+        missing = join(
+            [
+                f"{names[a]}-{names[b]}" + (" (only a forfeit)" if (a, b) in forfeited else "")
+                for a, b in unmet
+            ]
+        )
+        how = " over the board" if self.pairing == "swiss" else ""
+        opening = f"Not all of them met{how}: {missing} did not play"
+        if forfeited:
+            opening += "; a forfeit is not an encounter (FIDE C.07 Art. 6.1.1)"
+        if leaders:
+            leader = leaders[0]
+            return Split(
+                values=values,
+                groups=((leader,), tuple(p for p in group if p != leader)),
+                note=(
+                    f"{opening}; {names[leader]} is ahead of what any other could have "
+                    "reached (FIDE C.07 Art. 6.3)."
+                ),
+            )
+        return Split(
+            values=values,
+            groups=(tuple(group),),
+            note=f"{opening}, so this criterion is not applied (FIDE C.07 Art. 6.3).",
+        )
+
+    @staticmethod
+    def _forfeited(index: EventIndex, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` were paired in a game decided by forfeit."""
+        return any(r.opponent == b and r.kind is not RoundKind.PLAYED for r in index.rounds_of[a])
+
+
+# --- The codes ---------------------------------------------------------------------
+
+CODES: tuple[str, ...] = ("WIN", "WON", "BPG", "BWG", "BH", "BH-C1", "SB", "SB-C1", "DE", "KS")
+"""The C.07 codes a custom regulation can name, in the order of the regulations."""
+
+NOT_FOR_ROUND_ROBINS: frozenset[str] = frozenset({"BH", "BH-C1"})
+"""C.07 Art. 8 note (2026): Buchholz and its variants must not be used in round robins."""
+
+REPEATABLE: frozenset[str] = frozenset({"DE"})
+"""Type A criteria, which a list may name more than once (C.07 Art. 4.3)."""
+
+
+def fide_criteria(pairing: Pairing = "swiss") -> dict[str, Callable[[], Criterion]]:
+    """Factories of the criteria of :data:`CODES`, for events paired by ``pairing``."""
+    return {
+        "WIN": Wins,
+        "WON": lambda: GamesWon(pairing),
+        "BPG": lambda: GamesWithBlack(pairing),
+        "BWG": lambda: WinsWithBlack(pairing),
+        "BH": Buchholz,
+        "BH-C1": BuchholzCut1,
+        "SB": lambda: SonnebornBerger(pairing),
+        "SB-C1": lambda: SonnebornBergerCut1(pairing),
+        "DE": lambda: DirectEncounter(pairing),
+        "KS": lambda: Koya(pairing),
+    }
+
+
+FIDE_CRITERIA: dict[str, Callable[[], Criterion]] = fide_criteria("swiss")
+"""The criteria of :data:`CODES` for a Swiss event (C.07 Art. 16)."""
