@@ -142,3 +142,98 @@ class IndividualEvent(Frozen):
     def rounds(self) -> int:
         """The number of rounds: the highest round that has a game or a bye."""
         return max([g.round for g in self.games] + [b.round for b in self.byes], default=0)
+
+
+# --- Team events -----------------------------------------------------------
+
+
+class Venue(StrEnum):
+    """Where a team match was played: at the home team's ground, or neutral."""
+
+    HOME = "home"
+    NEUTRAL = "neutral"
+
+
+class BoardResult(StrEnum):
+    """A chess board of a team match, from the home team's side."""
+
+    HOME_WINS = "1-0"
+    DRAW = "1/2-1/2"
+    AWAY_WINS = "0-1"
+
+    @property
+    def home_points(self) -> float:
+        return {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[self.value]
+
+
+class Team(Frozen):
+    """A team (a county, a club, a bridge squad)."""
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+
+
+class TeamMatch(Frozen):
+    """A match between two teams, boards in order (board 1 first).
+
+    Chess boards are results from the home team's side; bridge boards are the
+    home team's net scores. A bridge match may give its ``imps`` and ``vps``
+    pairs (home, away) instead of, or as well as, the boards; a chess match may
+    give its game-point ``score``. Given totals must agree with the boards.
+    """
+
+    round: int = Field(ge=1)
+    home: str
+    away: str
+    venue: Venue = Venue.HOME
+    boards: list[BoardResult | int] = Field(default_factory=list)
+    score: tuple[float, float] | None = None
+    imps: tuple[float, float] | None = None
+    vps: tuple[float, float] | None = None
+    board_count: int | None = Field(
+        default=None, ge=1, description="Boards played, when only totals are given"
+    )
+
+    @property
+    def is_bridge(self) -> bool:
+        if self.boards:
+            return isinstance(self.boards[0], int)
+        return self.imps is not None or self.vps is not None
+
+    @property
+    def chess_boards(self) -> list[BoardResult]:
+        return [b for b in self.boards if isinstance(b, BoardResult)]
+
+    @property
+    def bridge_boards(self) -> list[int]:
+        return [b for b in self.boards if isinstance(b, int)]
+
+    def side_of(self, team_id: str) -> int:
+        """0 for the home team, 1 for the away team."""
+        return 0 if team_id == self.home else 1
+
+    def opponent_of(self, team_id: str) -> str:
+        return self.away if team_id == self.home else self.home
+
+
+class TeamEvent(Frozen):
+    """A finished team event: the teams and every match."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["team"] = "team"
+    regulation: str = "county1980"
+    teams: list[Team] = Field(min_length=2)
+    matches: list[TeamMatch] = Field(default_factory=list)
+
+    def team(self, team_id: str) -> Team:
+        for team in self.teams:
+            if team.id == team_id:
+                return team
+        raise KeyError(team_id)
+
+    @property
+    def is_bridge(self) -> bool:
+        return any(m.is_bridge for m in self.matches)
+
+
+Event = IndividualEvent | TeamEvent

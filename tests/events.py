@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from playoff_formats.model import Bye, ByeKind, Game, IndividualEvent, Player, Result
+from playoff_formats.model import (
+    BoardResult,
+    Bye,
+    ByeKind,
+    Game,
+    IndividualEvent,
+    Player,
+    Result,
+    Team,
+    TeamEvent,
+    TeamMatch,
+    Venue,
+)
 
 
 def event(
@@ -73,4 +85,34 @@ def swiss() -> IndividualEvent:
             (4, "D", "E", "-/+"),
         ],
         byes=[(2, "B", "pairing-allocated"), (2, "F", "zero"), (3, "C", "half"), (3, "D", "zero")],
+    )
+
+
+def chess_match(
+    round: int,
+    home: str,
+    away: str,
+    boards: int,
+    home_wins: Iterable[int] = (),
+    away_wins: Iterable[int] = (),
+    venue: str = "home",
+) -> TeamMatch:
+    """A chess team match: the boards each side won; every other board drawn."""
+    won_home, won_away = set(home_wins), set(away_wins)
+    assert not won_home & won_away
+    results = [
+        BoardResult.HOME_WINS if n in won_home
+        else BoardResult.AWAY_WINS if n in won_away
+        else BoardResult.DRAW
+        for n in range(1, boards + 1)
+    ]
+    return TeamMatch(round=round, home=home, away=away, venue=Venue(venue), boards=list(results))
+
+
+def team_event(teams: str, matches: Iterable[TeamMatch], regulation: str = "county1980") -> TeamEvent:
+    return TeamEvent(
+        name="Test league",
+        regulation=regulation,
+        teams=[Team(id=t, name=t) for t in teams],
+        matches=list(matches),
     )

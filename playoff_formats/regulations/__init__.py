@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 from playoff_formats.errors import RegulationError
 from playoff_formats.regulations.base import CriteriaRegulation, Regulation
+from playoff_formats.regulations.county1980 import County1980
 from playoff_formats.regulations.gct2015 import gct2015
 
 _NAMED: dict[str, Callable[[], Regulation]] = {
     "gct2015": gct2015,
+    "county1980": County1980,
 }
 
 
