@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playoff_formats.errors import InputError
 from playoff_formats.io.json_event import load_event
-from playoff_formats.model import IndividualEvent
+from playoff_formats.model import Event, IndividualEvent
 from playoff_formats.regulations import Regulation, get_regulation
 from playoff_formats.regulations.custom import regulation_from_text
 
@@ -26,7 +26,7 @@ def read_text(path: Path) -> str:
         raise InputError(f"cannot be read: {exc.strerror}", source=str(path)) from None
 
 
-def read_event(path: Path) -> IndividualEvent:
+def read_event(path: Path) -> Event:
     return load_event(read_text(path), str(path))
 
 
@@ -35,10 +35,12 @@ def demo_event_text() -> str:
 
 
 def demo_event() -> IndividualEvent:
-    return load_event(demo_event_text(), DEMO_EVENT)
+    event = load_event(demo_event_text(), DEMO_EVENT)
+    assert isinstance(event, IndividualEvent)
+    return event
 
 
-def resolve_regulation(name_or_file: str | None, event: IndividualEvent) -> Regulation:
+def resolve_regulation(name_or_file: str | None, event: Event) -> Regulation:
     """A named regulation, a regulation file (``.toml``/``.json``), or the event's own."""
     if name_or_file is None:
         return get_regulation(event.regulation)

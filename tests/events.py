@@ -109,7 +109,9 @@ def chess_match(
     return TeamMatch(round=round, home=home, away=away, venue=Venue(venue), boards=list(results))
 
 
-def team_event(teams: str, matches: Iterable[TeamMatch], regulation: str = "county1980") -> TeamEvent:
+def team_event(
+    teams: str, matches: Iterable[TeamMatch], regulation: str = "county1980"
+) -> TeamEvent:
     return TeamEvent(
         name="Test league",
         regulation=regulation,

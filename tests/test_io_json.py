@@ -125,12 +125,19 @@ def test_uzchess_cup_masters_2025() -> None:
     assert load_event(text, str(UZCHESS)) == event
 
 
-def test_json_schema_describes_the_individual_format() -> None:
+def test_json_schema_describes_individual_and_team_events() -> None:
     schema = event_json_schema()
-    assert schema["title"] == "IndividualEvent"
-    assert {"name", "kind", "regulation", "players", "games", "byes"} <= set(schema["properties"])
-    assert set(schema["required"]) == {"name", "players"}
+    assert schema["title"] == "Event"
+    assert schema["discriminator"]["propertyName"] == "kind"
+    individual = schema["$defs"]["IndividualEvent"]
+    assert {"name", "kind", "regulation", "players", "games", "byes"} <= set(
+        individual["properties"]
+    )
+    assert set(individual["required"]) == {"name", "players"}
+    team = schema["$defs"]["TeamEvent"]
+    assert {"teams", "matches"} <= set(team["properties"])
     assert "Result" in schema["$defs"]
+    assert "BoardResult" in schema["$defs"]
     json.dumps(schema)  # serialisable as it is
 
 
@@ -266,9 +273,9 @@ def test_team_events_are_sent_to_parse_event() -> None:
     error = refusal(text)
     assert error.path == "kind"
     assert "parse_event" in error.reason
+    # parse_event reads it as a team event, which needs at least two teams.
     error = refusal(text, parse_event)
-    assert error.path == "kind"
-    assert "not supported yet" in error.reason
+    assert error.path == "teams"
 
 
 @pytest.mark.parametrize(
@@ -308,7 +315,8 @@ def test_load_event_names_the_file_in_errors() -> None:
     assert (caught.value.line, caught.value.column) == (1, 2)
     with pytest.raises(InputError) as caught:
         load_event(document(_set("kind", "team")), "county.json")
-    assert "not supported yet" in caught.value.reason
+    assert caught.value.source == "county.json"
+    assert caught.value.path is not None
     with pytest.raises(InputError) as caught:
         load_event("{}", "results.trf")  # read as TRF, as the name says
     assert "player records" in caught.value.reason

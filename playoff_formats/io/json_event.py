@@ -6,8 +6,7 @@ JSON path of the first problem (``games[3].result``) and says what to write.
 
 * :func:`parse_json_event` reads an individual event (``"kind": "individual"``,
   the default when ``kind`` is absent).
-* :func:`parse_event` reads any event, dispatching on ``kind``; team events are
-  refused for now.
+* :func:`parse_event` reads any event, dispatching on ``kind``.
 * :func:`load_event` chooses TRF or JSON by the file name, or by the text.
 * :func:`event_json_schema` gives the JSON Schema of the individual event format.
 """
@@ -16,15 +15,25 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from playoff_formats.errors import InputError
+from playoff_formats.io.team_json import parse_team_event
 from playoff_formats.io.trf import parse_trf
 from playoff_formats.io.validation import find_event_problem
-from playoff_formats.model import Bye, ByeKind, Game, IndividualEvent, Player, Result
+from playoff_formats.model import (
+    Bye,
+    ByeKind,
+    Event,
+    Game,
+    IndividualEvent,
+    Player,
+    Result,
+    TeamEvent,
+)
 
 __all__ = ["event_json_schema", "load_event", "parse_event", "parse_json_event"]
 
@@ -54,25 +63,17 @@ def parse_json_event(text: str, source: str | None = None) -> IndividualEvent:
     return _individual_event(text, source)
 
 
-def parse_event(text: str, source: str | None = None) -> IndividualEvent:
-    """Read an event of any kind from the JSON format, dispatching on ``kind``.
-
-    Only individual events are supported for now; a team event is refused.
-    """
+def parse_event(text: str, source: str | None = None) -> Event:
+    """Read an event of any kind from the JSON format, dispatching on ``kind``."""
     text = _without_bom(text)
     data = _load_object(text, source)
     kind = _kind_of(data, source)
     if kind == "team":
-        raise InputError(
-            'team events ("kind": "team") are not supported yet; only individual events '
-            "can be read for now",
-            source=source,
-            path="kind",
-        )
+        return parse_team_event(data, text, source)
     return _individual_event(text, source)
 
 
-def load_event(text: str, filename: str) -> IndividualEvent:
+def load_event(text: str, filename: str) -> Event:
     """Read an event from a file's text, choosing the format by ``filename``.
 
     ``.trf``, ``.trfx`` and ``.txt`` are read as FIDE TRF and ``.json`` as the JSON
@@ -91,8 +92,13 @@ def load_event(text: str, filename: str) -> IndividualEvent:
 
 
 def event_json_schema() -> dict[str, Any]:
-    """The JSON Schema of the individual event format."""
-    return IndividualEvent.model_json_schema()
+    """The JSON Schema of the event format: individual or team, told apart by ``kind``."""
+    adapter: TypeAdapter[Event] = TypeAdapter(
+        Annotated[IndividualEvent | TeamEvent, Field(discriminator="kind")]
+    )
+    schema = adapter.json_schema()
+    schema["title"] = "Event"
+    return schema
 
 
 # --------------------------------------------------------------------------- internals
