@@ -152,3 +152,17 @@ def test_custom_regulation_file_with_an_unknown_code(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "criteria[1]" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_team_event_standings() -> None:
+    run = playoff("standings", str(DATA / "county-example-iii.json"), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data["regulation"] == "county1980"
+    assert [r["id"] for r in data["standings"]] == ["B", "C", "A"]
+    assert [r["score"] for r in data["standings"]] == [2, 2, 2]
+    assert data["standings"][0]["tiebreaks"]["rule_2"] == 2
+    assert any(
+        "Rule 2: Lancashire v Yorkshire is still drawn on board count 31–31" in line
+        for line in data["explanation"]
+    )
