@@ -1,0 +1,1 @@
+"""Builders of play-off structures: extra-board stanzas (bridge), knock-outs, triangles."""
