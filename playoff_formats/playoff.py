@@ -1,0 +1,851 @@
+"""Play-offs as flat tables that can be corrected.
+
+After the shape of brackets-model: a play-off is a few flat tables (stages,
+rounds, matches, games, participants), linked by ids. A match slot holds either
+a seeded participant or a feeder link (``{"winner_of": 3}``), and every match
+carries an explicit status.
+
+Base data and derived data
+--------------------------
+What the arbiter decides is *base data*: the structure built from the seeds,
+the colours drawn by lots or chosen after the coin toss, whether a match was
+started, and the result of each game. Everything else is *derived* and
+recomputed from scratch by every transition (``_settle``): the participant of a
+feeder slot (``Slot.player``), which games exist, each match's ``decision`` and
+``status``. So a transition never leaves a stale value behind; in particular a
+correction re-propagates through the whole bracket.
+
+Games
+-----
+A match that is not a bye has its two regular games (numbers 1 and 2) as soon
+as both participants are known, with no colours until lots are drawn
+(``set_game_one_colours``; game 2 swaps them). When the regular games are both
+played and the match is level, game 3, the Armageddon decider, appears, with no
+colours until the winner of the coin toss chooses (``choose_armageddon_colours``,
+GCT 2015 reg. 10 c). A game records what happened on the board (a drawn
+Armageddon is ``1/2-1/2``); the match decision is kept apart and says who
+advances and why (a drawn Armageddon: Black advances, reg. 10 b).
+
+Policies
+--------
+- Games are played in order: game 2 is recorded after game 1, the Armageddon
+  after both regular games. Colours must be set before a game's result.
+- A result may be recorded on a ready match: that starts it (results entered
+  after the fact); ``start_match`` is the usual way to start one.
+- Matches of a later round wait until every match of the earlier rounds is
+  completed (rounds of a knock-out are played together: "in each round lots
+  shall be drawn", reg. 9). A match that has started keeps running whatever
+  happens earlier in the bracket, as long as its participants stay the same.
+- A double forfeit (``-/-``) in an Armageddon game is refused: it leaves no
+  successful player and the chief arbiter must decide otherwise. In a regular
+  game it scores 0-0.
+- A match without a decider that is level after two games stays running: this
+  module has no transition for further games yet.
+
+Every illegal transition raises ``TransitionError`` (a ``PlayoffError``) with a
+reason an arbiter can read; nothing is changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from playoff_formats.errors import PlayoffError
+from playoff_formats.model import Frozen, Result
+from playoff_formats.timecontrol import TimeControl
+
+__all__ = [
+    "ARMAGEDDON_NUMBER",
+    "REGULAR_GAMES",
+    "DecisionMethod",
+    "Game",
+    "GameKind",
+    "Match",
+    "MatchDecision",
+    "MatchStatus",
+    "Participant",
+    "Playoff",
+    "Round",
+    "Slot",
+    "Stage",
+    "TransitionError",
+    "champion",
+    "choose_armageddon_colours",
+    "correct_result",
+    "final_match",
+    "match_decision",
+    "new_playoff",
+    "record_result",
+    "set_game_one_colours",
+    "start_match",
+    "voided_games",
+    "winner",
+]
+
+REGULAR_GAMES = 2
+ARMAGEDDON_NUMBER = 3
+
+
+class TransitionError(PlayoffError):
+    """A command that the play-off's current state does not allow (HTTP 409)."""
+
+    def __init__(self, reason: str, *, match_id: int | None = None) -> None:
+        self.reason = reason
+        self.match_id = match_id
+        super().__init__(reason)
+
+
+class MatchStatus(StrEnum):
+    """Where a match stands. Exactly one applies, checked in this order:
+
+    - ``completed``: the match is a bye, or it is decided (its winner is known).
+    - ``locked``: a participant is still unknown: a feeder match has no winner yet.
+    - ``running``: both participants are known and the match was started
+      (``start_match``) or has a recorded game result, but it is not decided.
+    - ``waiting``: both participants are known, nothing has been played, and some
+      match of an earlier round (an earlier stage, or a lower round of the same
+      stage) is not completed yet: the round cannot begin.
+    - ``ready``: both participants are known, nothing has been played, and every
+      match of the earlier rounds is completed: it can be started.
+    """
+
+    LOCKED = "locked"
+    WAITING = "waiting"
+    READY = "ready"
+    RUNNING = "running"
+    COMPLETED = "completed"
+
+
+class GameKind(StrEnum):
+    REGULAR = "regular"
+    ARMAGEDDON = "armageddon"
+
+
+class DecisionMethod(StrEnum):
+    """How a match was decided."""
+
+    BYE = "bye"
+    REGULAR_GAMES = "regular-games"
+    ARMAGEDDON_WIN = "armageddon-win"
+    ARMAGEDDON_DRAW = "armageddon-draw"  # Black advances on draw odds (GCT reg. 10 b)
+
+
+class Participant(Frozen):
+    """A player of the play-off and the seed the tiebreaks gave (1 is best)."""
+
+    id: str = Field(min_length=1)
+    seed: int = Field(ge=1)
+
+
+class Stage(Frozen):
+    """A phase of the play-off; stages are played in ascending ``id``."""
+
+    id: int = Field(ge=1)
+    name: str
+
+
+class Round(Frozen):
+    """A round of a stage; ``number`` is 1-based within its stage."""
+
+    stage: int = Field(ge=1)
+    number: int = Field(ge=1)
+    name: str
+
+
+class Slot(Frozen):
+    """One side of a match: a seeded participant, or the winner of a feeder match.
+
+    Exactly one of ``seed`` and ``winner_of`` is given. ``player`` is derived:
+    the participant's id once known (always, for a seeded slot), else ``None``.
+    """
+
+    seed: int | None = Field(default=None, ge=1)
+    winner_of: int | None = None
+    player: str | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Self:
+        if (self.seed is None) == (self.winner_of is None):
+            raise ValueError("a slot is either a seed or the winner of a match, not both")
+        return self
+
+
+class MatchDecision(Frozen):
+    """Who advances from a match, and how it was decided.
+
+    ``score`` is the winner's and the loser's points over the regular games
+    (level for a decision by Armageddon); ``armageddon`` is the result of the
+    decider as it stands on the game.
+    """
+
+    winner: str
+    loser: str | None
+    method: DecisionMethod
+    score: tuple[float, float] | None = None
+    armageddon: Result | None = None
+    text: str
+
+
+class Match(Frozen):
+    """A two-game match (or a bye) in round ``round`` of stage ``stage``.
+
+    ``slots`` holds two slots, or one slot and ``None`` for a bye. ``decider`` is
+    the time control of the Armageddon game that ends a level match, or ``None``
+    for no decider. ``started`` is base data; ``status``, ``decision`` and the
+    slots' ``player`` are derived.
+    """
+
+    id: int = Field(ge=1)
+    stage: int = Field(default=1, ge=1)
+    round: int = Field(ge=1)
+    number: int = Field(default=1, ge=1)
+    slots: tuple[Slot, Slot | None]
+    bye: bool = False
+    time_control: TimeControl | None = None
+    decider: TimeControl | None = None
+    started: bool = False
+    status: MatchStatus = MatchStatus.LOCKED
+    decision: MatchDecision | None = None
+
+    @model_validator(mode="after")
+    def _bye_shape(self) -> Self:
+        if self.bye != (self.slots[1] is None):
+            raise ValueError("a bye has exactly one slot; any other match has two")
+        if self.bye and self.slots[0].seed is None:
+            raise ValueError("a bye goes to a seeded participant")
+        if not self.bye and self.time_control is None:
+            raise ValueError("a match that is played needs a time control")
+        return self
+
+    @property
+    def players(self) -> tuple[str | None, str | None]:
+        """The participants as known now (``None`` for an unknown one, or a bye)."""
+        second = self.slots[1]
+        return (self.slots[0].player, second.player if second is not None else None)
+
+    @property
+    def feeders(self) -> tuple[int, ...]:
+        """Ids of the matches whose winners meet here."""
+        return tuple(s.winner_of for s in self.slots if s is not None and s.winner_of is not None)
+
+
+class Game(Frozen):
+    """A game of a match. Colours are ``None`` until drawn or chosen."""
+
+    match: int = Field(ge=1)
+    number: int = Field(ge=1)
+    kind: GameKind
+    white: str | None = None
+    black: str | None = None
+    result: Result | None = None
+
+
+class Playoff(Frozen):
+    """A play-off: flat tables linked by ids. Build one with ``new_playoff``."""
+
+    id: str = Field(min_length=1)
+    name: str
+    participants: tuple[Participant, ...]
+    stages: tuple[Stage, ...]
+    rounds: tuple[Round, ...]
+    matches: tuple[Match, ...]
+    games: tuple[Game, ...] = ()
+
+    @model_validator(mode="after")
+    def _links(self) -> Self:
+        ids = [p.id for p in self.participants]
+        if len(set(ids)) != len(ids):
+            raise ValueError("participant ids must be unique")
+        if sorted(p.seed for p in self.participants) != list(range(1, len(ids) + 1)):
+            raise ValueError("seeds must be 1, 2, ... n, each once")
+        stage_ids = {s.id for s in self.stages}
+        if len(stage_ids) != len(self.stages):
+            raise ValueError("stage ids must be unique")
+        round_keys = {(r.stage, r.number) for r in self.rounds}
+        if len(round_keys) != len(self.rounds):
+            raise ValueError("a round number appears twice in a stage")
+        if any(r.stage not in stage_ids for r in self.rounds):
+            raise ValueError("a round refers to an unknown stage")
+        by_id = {m.id: m for m in self.matches}
+        if len(by_id) != len(self.matches):
+            raise ValueError("match ids must be unique")
+        fed: set[int] = set()
+        for m in self.matches:
+            if (m.stage, m.round) not in round_keys:
+                raise ValueError(f"match {m.id} refers to an unknown round")
+            for slot in m.slots:
+                if slot is None:
+                    continue
+                if slot.seed is not None and slot.seed > len(ids):
+                    raise ValueError(f"match {m.id} refers to seed {slot.seed}, who does not exist")
+                if slot.winner_of is not None:
+                    feeder = by_id.get(slot.winner_of)
+                    if feeder is None:
+                        raise ValueError(f"match {m.id} is fed by match {slot.winner_of}, unknown")
+                    if (feeder.stage, feeder.round) >= (m.stage, m.round):
+                        raise ValueError(f"match {m.id} is fed by a match of a later round")
+                    if slot.winner_of in fed:
+                        raise ValueError(f"the winner of match {slot.winner_of} goes to two places")
+                    fed.add(slot.winner_of)
+        finals = [m for m in self.matches if not m.bye and m.id not in fed]
+        if len(finals) != 1:
+            raise ValueError("a play-off has exactly one final: one match that feeds no other")
+        seen: set[tuple[int, int]] = set()
+        for g in self.games:
+            owner = by_id.get(g.match)
+            if owner is None or owner.bye:
+                raise ValueError(f"game {g.number} belongs to no playable match {g.match}")
+            if (g.match, g.number) in seen:
+                raise ValueError(f"game {g.number} of match {g.match} appears twice")
+            seen.add((g.match, g.number))
+        return self
+
+    def match(self, match_id: int) -> Match:
+        for m in self.matches:
+            if m.id == match_id:
+                return m
+        raise TransitionError(f"there is no match {match_id}", match_id=match_id)
+
+    def games_of(self, match_id: int) -> tuple[Game, ...]:
+        return tuple(sorted((g for g in self.games if g.match == match_id), key=_number))
+
+    def game(self, match_id: int, number: int) -> Game | None:
+        for g in self.games:
+            if g.match == match_id and g.number == number:
+                return g
+        return None
+
+    def seed_of(self, player_id: str) -> int:
+        for p in self.participants:
+            if p.id == player_id:
+                return p.seed
+        raise KeyError(player_id)
+
+    def player_with_seed(self, seed: int) -> str:
+        for p in self.participants:
+            if p.seed == seed:
+                return p.id
+        raise KeyError(seed)
+
+
+def _number(game: Game) -> int:
+    return game.number
+
+
+# --- construction -------------------------------------------------------------
+
+
+def new_playoff(
+    *,
+    id: str,
+    name: str,
+    seeds: Sequence[str],
+    stages: Iterable[Stage],
+    rounds: Iterable[Round],
+    matches: Iterable[Match],
+) -> Playoff:
+    """A play-off with no game played; ``seeds`` lists player ids, best seed first.
+
+    Refuses an inconsistent structure with a ``PlayoffError``.
+    """
+    try:
+        playoff = Playoff(
+            id=id,
+            name=name,
+            participants=tuple(Participant(id=p, seed=i) for i, p in enumerate(seeds, 1)),
+            stages=tuple(stages),
+            rounds=tuple(rounds),
+            matches=tuple(matches),
+        )
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        raise PlayoffError(f"invalid play-off: {exc}") from exc
+    return _settle(playoff)
+
+
+# --- queries ------------------------------------------------------------------
+
+
+def match_decision(match: Match) -> MatchDecision | None:
+    """How the match was decided, or ``None`` while it is not."""
+    return match.decision
+
+
+def winner(match: Match) -> str | None:
+    """The player who advances from the match, or ``None`` while not decided."""
+    return match.decision.winner if match.decision is not None else None
+
+
+def final_match(playoff: Playoff) -> Match:
+    """The one match that feeds no other: its winner wins the play-off."""
+    fed = {f for m in playoff.matches for f in m.feeders}
+    return next(m for m in playoff.matches if not m.bye and m.id not in fed)
+
+
+def champion(playoff: Playoff) -> str | None:
+    """The winner of the play-off, or ``None`` while the final is not decided."""
+    return winner(final_match(playoff))
+
+
+def voided_games(before: Playoff, after: Playoff) -> tuple[Game, ...]:
+    """Games that had a result in ``before`` and have none (or no longer exist) in
+    ``after``: what a correction threw away downstream, for the arbiter to see."""
+    lost: list[Game] = []
+    for g in before.games:
+        if g.result is None:
+            continue
+        now = after.game(g.match, g.number)
+        if now is None or now.result is None:
+            lost.append(g)
+    return tuple(lost)
+
+
+# --- transitions ----------------------------------------------------------------
+
+
+def set_game_one_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
+    """Record the lots for game 1 of a match; game 2 is played with colours reversed.
+
+    Allowed once both participants are known and until a regular game has a result
+    (lots may be drawn again before play).
+    """
+    match = _playable(playoff, match_id)
+    _check_pair(match, white, black, "game 1")
+    games = playoff.games_of(match_id)
+    if any(g.result is not None for g in games if g.kind is GameKind.REGULAR):
+        raise TransitionError(
+            f"match {match_id} has a regular game result: the colours of game 1 can no "
+            "longer change (correct the result instead)",
+            match_id=match_id,
+        )
+    updated = []
+    for g in games:
+        if g.number == 1:
+            g = g.model_copy(update={"white": white, "black": black})
+        elif g.number == 2:
+            g = g.model_copy(update={"white": black, "black": white})
+        updated.append(g)
+    return _settle(_replace_games(playoff, match_id, updated))
+
+
+def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
+    """Record the colours chosen by the winner of the coin toss (GCT reg. 10 c).
+
+    Allowed only when the Armageddon game exists (the match is level after two
+    games) and has no result yet.
+    """
+    match = _playable(playoff, match_id)
+    game = playoff.game(match_id, ARMAGEDDON_NUMBER)
+    if game is None:
+        raise TransitionError(
+            f"match {match_id} has no Armageddon game: {_why_no_armageddon(playoff, match)}",
+            match_id=match_id,
+        )
+    if game.result is not None:
+        raise TransitionError(
+            f"the Armageddon game of match {match_id} has been played: its colours cannot change",
+            match_id=match_id,
+        )
+    _check_pair(match, white, black, "the Armageddon game")
+    updated = [
+        g.model_copy(update={"white": white, "black": black}) if g.number == game.number else g
+        for g in playoff.games_of(match_id)
+    ]
+    return _settle(_replace_games(playoff, match_id, updated))
+
+
+def start_match(playoff: Playoff, match_id: int) -> Playoff:
+    """Start a ready match. The lots for game 1 must have been drawn."""
+    match = _playable(playoff, match_id)
+    if match.status is not MatchStatus.READY:
+        raise TransitionError(
+            f"match {match_id} cannot start: {_status_reason(playoff, match)}",
+            match_id=match_id,
+        )
+    first = playoff.game(match_id, 1)
+    if first is None or first.white is None:
+        raise TransitionError(
+            f"match {match_id} cannot start: lots for the colours of game 1 have not been "
+            "drawn (set_game_one_colours)",
+            match_id=match_id,
+        )
+    return _settle(_replace_match(playoff, match.model_copy(update={"started": True})))
+
+
+def record_result(playoff: Playoff, match_id: int, game_number: int, result: Result) -> Playoff:
+    """Record the result of the next game of a ready or running match.
+
+    A ready match is started by its first result. A result already recorded is
+    changed with ``correct_result`` instead.
+    """
+    match = _playable(playoff, match_id)
+    result = Result(result)
+    if match.status not in (MatchStatus.READY, MatchStatus.RUNNING):
+        if match.status is MatchStatus.COMPLETED:
+            existing = playoff.game(match_id, game_number)
+            if existing is not None and existing.result is not None:
+                raise TransitionError(
+                    f"game {game_number} of match {match_id} already has a result "
+                    f"({existing.result}); use a correction to change it",
+                    match_id=match_id,
+                )
+        raise TransitionError(
+            f"no result can be recorded for match {match_id}: {_status_reason(playoff, match)}",
+            match_id=match_id,
+        )
+    game = _existing_game(playoff, match, game_number)
+    if game.result is not None:
+        raise TransitionError(
+            f"game {game_number} of match {match_id} already has a result ({game.result}); "
+            "use a correction to change it",
+            match_id=match_id,
+        )
+    if game_number > 1:
+        previous = playoff.game(match_id, game_number - 1)
+        if previous is None or previous.result is None:
+            raise TransitionError(
+                f"game {game_number} of match {match_id} cannot be recorded before game "
+                f"{game_number - 1}",
+                match_id=match_id,
+            )
+    _check_colours_set(game)
+    _check_armageddon_result(game, result)
+    updated = [
+        g.model_copy(update={"result": result}) if g.number == game_number else g
+        for g in playoff.games_of(match_id)
+    ]
+    started = _replace_match(playoff, match.model_copy(update={"started": True}))
+    return _settle(_replace_games(started, match_id, updated))
+
+
+def correct_result(playoff: Playoff, match_id: int, game_number: int, result: Result) -> Playoff:
+    """Change a result recorded earlier, and re-propagate through the bracket.
+
+    The new result may change the match's decision: a match no longer level loses
+    its Armageddon game (and that game's colours and result); a match that becomes
+    level gains a fresh Armageddon game (a new coin toss is needed); a match no
+    longer decided becomes running again. Then every downstream match is
+    recomputed: one whose participants are unchanged keeps its games, colours and
+    results; one whose participant changed (or became unknown) loses all of its
+    games' colours and results, is no longer started, and returns to ``locked``,
+    ``waiting`` or ``ready`` as its new participants allow. The same applies,
+    recursively, to the matches it feeds. ``voided_games`` lists what was lost.
+    """
+    match = _playable(playoff, match_id)
+    result = Result(result)
+    game = playoff.game(match_id, game_number)
+    if game is None:
+        raise TransitionError(
+            f"match {match_id} has no game {game_number} to correct", match_id=match_id
+        )
+    if game.result is None:
+        raise TransitionError(
+            f"game {game_number} of match {match_id} has no result yet: record it instead of "
+            "correcting it",
+            match_id=match_id,
+        )
+    _check_armageddon_result(game, result)
+    updated = [
+        g.model_copy(update={"result": result}) if g.number == game_number else g
+        for g in playoff.games_of(match.id)
+    ]
+    return _settle(_replace_games(playoff, match_id, updated))
+
+
+# --- checks used by the transitions -------------------------------------------------
+
+
+def _playable(playoff: Playoff, match_id: int) -> Match:
+    match = playoff.match(match_id)
+    if match.bye:
+        raise TransitionError(
+            f"match {match_id} is a bye for {match.players[0]}: it has no games",
+            match_id=match_id,
+        )
+    return match
+
+
+def _check_pair(match: Match, white: str, black: str, what: str) -> None:
+    players = match.players
+    if None in players:
+        raise TransitionError(
+            f"colours of {what} of match {match.id} cannot be set: a participant is not known yet",
+            match_id=match.id,
+        )
+    if white == black or {white, black} != set(players):
+        raise TransitionError(
+            f"colours of {what} of match {match.id} must be given to its two participants "
+            f"{players[0]} and {players[1]}, one each (got White {white}, Black {black})",
+            match_id=match.id,
+        )
+
+
+def _existing_game(playoff: Playoff, match: Match, number: int) -> Game:
+    game = playoff.game(match.id, number)
+    if game is not None:
+        return game
+    if number < 1:
+        reason = "games are numbered from 1"
+    elif number == ARMAGEDDON_NUMBER:
+        reason = (
+            "game 3 would be the Armageddon game, which exists only when the match is level "
+            f"after two games: {_why_no_armageddon(playoff, match)}"
+        )
+    else:
+        reason = (
+            "a two-game match has no further regular games; only an Armageddon game (game 3) "
+            "can follow a level match"
+        )
+    raise TransitionError(f"match {match.id} has no game {number}: {reason}", match_id=match.id)
+
+
+def _why_no_armageddon(playoff: Playoff, match: Match) -> str:
+    if match.decision is not None:
+        return f"the match is already decided ({match.decision.text})"
+    if match.decider is None:
+        return "this match has no decider"
+    pending = [
+        g.number
+        for g in playoff.games_of(match.id)
+        if g.kind is GameKind.REGULAR and g.result is None
+    ]
+    if pending or None in match.players:
+        return "the two regular games have not both been played"
+    return "the match is not level after two games"
+
+
+def _check_colours_set(game: Game) -> None:
+    if game.white is not None and game.black is not None:
+        return
+    if game.kind is GameKind.ARMAGEDDON:
+        how = (
+            "the winner of the coin toss has not chosen colours yet "
+            "(choose_armageddon_colours, reg. 10 c)"
+        )
+    else:
+        how = "lots for the colours of game 1 have not been drawn (set_game_one_colours)"
+    raise TransitionError(
+        f"game {game.number} of match {game.match} cannot have a result: {how}",
+        match_id=game.match,
+    )
+
+
+def _check_armageddon_result(game: Game, result: Result) -> None:
+    if game.kind is GameKind.ARMAGEDDON and result is Result.DOUBLE_FORFEIT:
+        raise TransitionError(
+            f"a double forfeit in the Armageddon game of match {game.match} leaves no "
+            "successful player: the chief arbiter must decide how the match ends",
+            match_id=game.match,
+        )
+
+
+def _status_reason(playoff: Playoff, match: Match) -> str:
+    status = match.status
+    if status is MatchStatus.LOCKED:
+        unknown = [
+            f"the winner of match {s.winner_of}"
+            for s in match.slots
+            if s is not None and s.player is None and s.winner_of is not None
+        ]
+        verb = "are" if len(unknown) > 1 else "is"
+        return f"it is locked: {' and '.join(unknown)} {verb} not known yet"
+    if status is MatchStatus.WAITING:
+        return "it is waiting for every match of the earlier rounds to be completed"
+    if status is MatchStatus.RUNNING:
+        return "it is already running"
+    if status is MatchStatus.COMPLETED:
+        text = match.decision.text if match.decision is not None else ""
+        return f"it is already decided ({text})"
+    return "it is ready"
+
+
+# --- table updates and the settling pass ---------------------------------------
+
+
+def _replace_match(playoff: Playoff, match: Match) -> Playoff:
+    matches = tuple(match if m.id == match.id else m for m in playoff.matches)
+    return playoff.model_copy(update={"matches": matches})
+
+
+def _replace_games(playoff: Playoff, match_id: int, games: Iterable[Game]) -> Playoff:
+    kept = [g for g in playoff.games if g.match != match_id]
+    return playoff.model_copy(update={"games": tuple(kept) + tuple(games)})
+
+
+def _settle(playoff: Playoff) -> Playoff:
+    """Recompute every derived value, in round order, from the base data."""
+    seeds = {p.seed: p.id for p in playoff.participants}
+    stage_rank = {s.id: i for i, s in enumerate(sorted(playoff.stages, key=lambda s: s.id))}
+    order = sorted(playoff.matches, key=lambda m: (stage_rank[m.stage], m.round, m.number, m.id))
+    games_of: dict[int, list[Game]] = {}
+    for g in playoff.games:
+        games_of.setdefault(g.match, []).append(g)
+
+    winners: dict[int, str | None] = {}
+    settled: dict[int, Match] = {}
+    new_games: dict[int, list[Game]] = {}
+    earlier_done = True  # every match of the rounds before the current one is completed
+    current_key: tuple[int, int] | None = None
+    round_done = True
+    for match in order:
+        key = (stage_rank[match.stage], match.round)
+        if key != current_key:
+            earlier_done = earlier_done and round_done
+            current_key, round_done = key, True
+
+        slots = tuple(
+            None
+            if s is None
+            else s.model_copy(
+                update={
+                    "player": seeds[s.seed] if s.seed is not None else winners[s.winner_of or 0]
+                }
+            )
+            for s in match.slots
+        )
+        first, second = slots[0], slots[1]
+        assert first is not None
+        players = (first.player, second.player if second is not None else None)
+        games = sorted(games_of.get(match.id, []), key=_number)
+        started = match.started
+        if players != match.players:
+            games, started = [], False  # a new participant: nothing played here stands
+
+        decision: MatchDecision | None
+        if match.bye:
+            games, started = [], False
+            decision = _bye(first.player or "")
+        elif players[0] is None or players[1] is None:
+            games, started = [], False
+            decision = None
+        else:
+            games = _games_for(match, games)
+            decision = _decide(players[0], players[1], games)
+
+        if decision is not None:
+            status = MatchStatus.COMPLETED
+        elif None in players:
+            status = MatchStatus.LOCKED
+        elif started or any(g.result is not None for g in games):
+            status = MatchStatus.RUNNING
+        elif not earlier_done:
+            status = MatchStatus.WAITING
+        else:
+            status = MatchStatus.READY
+        round_done = round_done and status is MatchStatus.COMPLETED
+        winners[match.id] = decision.winner if decision is not None else None
+        new_games[match.id] = games
+        settled[match.id] = match.model_copy(
+            update={
+                "slots": (first, second),
+                "started": started,
+                "status": status,
+                "decision": decision,
+            }
+        )
+    matches = tuple(settled[m.id] for m in playoff.matches)
+    all_games = tuple(g for m in playoff.matches for g in new_games[m.id])
+    return playoff.model_copy(update={"matches": matches, "games": all_games})
+
+
+def _games_for(match: Match, games: list[Game]) -> list[Game]:
+    """The games a match with known participants has: the two regular games, and
+    the Armageddon game while the match is level after both."""
+    by_number = {g.number: g for g in games}
+    for number in range(1, REGULAR_GAMES + 1):
+        by_number.setdefault(number, Game(match=match.id, number=number, kind=GameKind.REGULAR))
+    regular = [by_number[n] for n in range(1, REGULAR_GAMES + 1)]
+    level = all(g.result is not None for g in regular) and _level(regular)
+    if level and match.decider is not None:
+        by_number.setdefault(
+            ARMAGEDDON_NUMBER,
+            Game(match=match.id, number=ARMAGEDDON_NUMBER, kind=GameKind.ARMAGEDDON),
+        )
+    else:
+        by_number.pop(ARMAGEDDON_NUMBER, None)
+    return [by_number[n] for n in sorted(by_number)]
+
+
+def _points(games: Iterable[Game], player: str) -> float:
+    total = 0.0
+    for g in games:
+        if g.result is None:
+            continue
+        if g.white == player:
+            total += g.result.white_points
+        elif g.black == player:
+            total += g.result.black_points
+    return total
+
+
+def _level(regular: list[Game]) -> bool:
+    first = regular[0]
+    if first.white is None or first.black is None:
+        return False
+    return _points(regular, first.white) == _points(regular, first.black)
+
+
+def _decide(a: str, b: str, games: list[Game]) -> MatchDecision | None:
+    regular = [g for g in games if g.kind is GameKind.REGULAR]
+    if any(g.result is None for g in regular):
+        return None
+    pa, pb = _points(regular, a), _points(regular, b)
+    if pa != pb:
+        w, lo, pw, pl = (a, b, pa, pb) if pa > pb else (b, a, pb, pa)
+        return MatchDecision(
+            winner=w,
+            loser=lo,
+            method=DecisionMethod.REGULAR_GAMES,
+            score=(pw, pl),
+            text=f"{w} beat {lo} {_fmt(pw)}-{_fmt(pl)} over the two regular games.",
+        )
+    decider = next((g for g in games if g.kind is GameKind.ARMAGEDDON), None)
+    if decider is None or decider.result is None or decider.white is None:
+        return None
+    white, black, result = decider.white, decider.black or "", decider.result
+    level = f"Level {_fmt(pa)}-{_fmt(pb)} after two games"
+    if result is Result.DRAW:
+        return MatchDecision(
+            winner=black,
+            loser=white,
+            method=DecisionMethod.ARMAGEDDON_DRAW,
+            score=(pa, pb),
+            armageddon=result,
+            text=f"{level}; the Armageddon game was drawn (1/2-1/2), so Black, {black}, "
+            f"advances on draw odds (GCT 2015 reg. 10 b).",
+        )
+    if result.white_points == result.black_points:  # a double forfeit: refused upstream
+        return None
+    w, lo, colour = (
+        (white, black, "White")
+        if result.white_points > result.black_points
+        else (black, white, "Black")
+    )
+    how = "by forfeit" if not result.played else f"({result})"
+    return MatchDecision(
+        winner=w,
+        loser=lo,
+        method=DecisionMethod.ARMAGEDDON_WIN,
+        score=(pa, pb),
+        armageddon=result,
+        text=f"{level}; {w} won the Armageddon game with {colour} {how}.",
+    )
+
+
+def _bye(player: str) -> MatchDecision:
+    return MatchDecision(
+        winner=player,
+        loser=None,
+        method=DecisionMethod.BYE,
+        text=f"{player} has a bye in this round.",
+    )
+
+
+def _fmt(points: float) -> str:
+    whole = int(points)
+    if points - whole == 0.5:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
