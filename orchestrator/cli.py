@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from orchestrator.files import demo_event, read_event, resolve_regulation
+from playoff_formats.builders.gct import bracket_json, gct2015_playoff
+from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.errors import PlayoffError
 from playoff_formats.io.json_event import event_json_schema
 from playoff_formats.placings import Awards, award_prizes
@@ -113,6 +115,71 @@ def prizes(
 
 
 @app.command()
+def bracket(
+    file: FileArg,
+    regulation: RegulationOpt = None,
+    format: FormatOpt = OutputFormat.table,
+    generic: Annotated[
+        bool,
+        typer.Option(
+            "--generic",
+            help="Allow a generic seeded knock-out for more than 8 players (outside GCT 2015)",
+        ),
+    ] = False,
+) -> None:
+    """Show the play-off that the standings require (GCT 2015 regs. 6-10)."""
+    try:
+        event = read_event(file)
+        result = resolve_regulation(regulation, event).standings(event)
+        if not result.playoff:
+            _fail("nobody is tied for first place: there is no play-off")
+            return
+        if result.regulation != "gct2015":
+            _fail(
+                f"{result.regulation} does not prescribe a play-off format; the tie between "
+                + ", ".join(result.playoff)
+                + " must be played off as the organiser arranges"
+            )
+            return
+        playoff = gct2015_playoff(result.playoff, generic=generic, name=event.name)
+    except PlayoffError as exc:
+        _fail(str(exc))
+        return
+    data = bracket_json(playoff)
+    ties = [list(g) for g in result.groups if len(g) > 1 and set(g) <= set(result.playoff)]
+    data["seeding_ties"] = ties
+    names = {row.id: row.name for row in result.rows}
+    for participant in data["participants"]:
+        participant["name"] = names[participant["id"]]
+    if format is OutputFormat.json:
+        _print_json(data)
+        return
+    print_bracket(Console(), data, ties, names)
+
+
+@app.command("extra-boards")
+def extra_boards_command(
+    scheduled: Annotated[
+        int, typer.Option("--scheduled", min=1, help="Boards scheduled in the match")
+    ],
+    event: Annotated[
+        str | None, typer.Option("--event", help="hubert-phillips-bowl for its exception")
+    ] = None,
+    stage_boards: Annotated[
+        int | None,
+        typer.Option("--stage-boards", min=1, help="Boards of the stage, if not --scheduled"),
+    ] = None,
+) -> None:
+    """Extra boards for a tied bridge knock-out match (EBU 143.2.1), as JSON."""
+    try:
+        plan = extra_boards(scheduled, event=event, stage_boards=stage_boards)
+    except PlayoffError as exc:
+        _fail(str(exc))
+        return
+    _print_json(plan.to_json())
+
+
+@app.command()
 def schema() -> None:
     """Print the JSON Schema of the event format."""
     _print_json(event_json_schema())
@@ -158,6 +225,36 @@ def _cell(value: Any) -> str:
     if isinstance(value, list):
         return " → ".join(_cell(v) for v in value)
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def print_bracket(
+    console: Console, data: dict[str, Any], ties: list[list[str]], names: dict[str, str]
+) -> None:
+    seeds = {p["seed"]: p["id"] for p in data["participants"]}
+    table = Table(title=f"Play-off: {data['name']}")
+    table.add_column("Match", justify="right")
+    table.add_column("Round", justify="right")
+    table.add_column("Pairing")
+    table.add_column("Time control")
+    table.add_column("Decider")
+    for match in data["matches"]:
+        sides = [f"{s} {names[seeds[s]]}" for s in match["seeds"]]
+        sides += [f"winner of match {m}" for m in match["feeds"]]
+        pairing = f"{sides[0]} (bye)" if match["bye"] else " v ".join(sides)
+        table.add_row(
+            str(match["id"]),
+            str(match["round"]),
+            pairing,
+            match["time_control"] or "",
+            match["decider"] or "",
+        )
+    console.print(table)
+    for tie in ties:
+        console.print(
+            f"  {', '.join(names[p] for p in tie)} are level after every tiebreak: "
+            "their seeds are to be drawn by lots.",
+            highlight=False,
+        )
 
 
 def print_awards(console: Console, awards: Awards) -> None:

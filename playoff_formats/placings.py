@@ -19,6 +19,7 @@ from itertools import groupby
 from typing import Any
 
 from playoff_formats.errors import PlayoffError
+from playoff_formats.playoff import Playoff, champion
 from playoff_formats.standings import Standings
 
 
@@ -193,3 +194,26 @@ def award_prizes(
         pending_each_loser=pending_loser,
         notes=tuple(notes),
     )
+
+
+def final_placings(
+    standings: Standings,
+    playoff: Playoff | None,
+    prizes: Sequence[Fraction | int | float | str],
+    tour_points: Sequence[Fraction | int | float | str] = (),
+) -> Awards:
+    """Places, prize money and tour points once the play-off (if any) is played.
+
+    The play-off decides first place only (GCT 2015 reg. 2); its losers keep their
+    tiebreak order for places and points and share the money of places 2 to k
+    (reg. 1). While the play-off has no champion, the play-off players' awards stay
+    open, as :func:`award_prizes` reports them.
+    """
+    if playoff is None:
+        return award_prizes(standings, prizes, tour_points)
+    players = {p.id for p in playoff.participants}
+    if players != set(standings.playoff):
+        raise PlayoffError(
+            "the play-off's players are not the players the standings send to a play-off"
+        )
+    return award_prizes(standings, prizes, tour_points, playoff_winner=champion(playoff))

@@ -166,3 +166,40 @@ def test_team_event_standings() -> None:
         "Rule 2: Lancashire v Yorkshire is still drawn on board count 31–31" in line
         for line in data["explanation"]
     )
+
+
+def test_bracket_json_for_three_tied_players() -> None:
+    run = playoff("bracket", str(UZCHESS), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    first, final = data["matches"]
+    # GCT 2015 reg. 7: the two lowest seeds play first; the winner meets seed 1.
+    assert (first["round"], first["seeds"], first["feeds"]) == (1, [2, 3], [])
+    assert (final["round"], final["seeds"], final["feeds"]) == (2, [1], [first["id"]])
+    assert first["time_control"] == final["time_control"] == "G/25+5"
+    assert first["decider"] == "W 6' / B 5', +3 s from move 61"
+    assert data["seeding_ties"] == []
+
+
+def test_bracket_without_a_tie_for_first(tmp_path: Path) -> None:
+    event = json.loads(UZCHESS.read_text(encoding="utf-8"))
+    for game in event["games"]:
+        if game["round"] == 1 and game["black"] == PRAGG:  # a draw, now a win
+            game["result"] = "0-1"
+    clear = tmp_path / "clear.json"
+    clear.write_text(json.dumps(event))
+    run = playoff("bracket", str(clear))
+    assert run.returncode == 2
+    assert "there is no play-off" in run.stderr
+
+
+def test_extra_boards_standard_and_hubert_phillips() -> None:
+    run = playoff("extra-boards", "--scheduled", "20")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["boards"] == 3
+    assert json.loads(run.stdout)["stanzas"] == [3]
+    run = playoff("extra-boards", "--scheduled", "48", "--event", "hubert-phillips-bowl")
+    data = json.loads(run.stdout)
+    assert (data["boards"], data["stanzas"]) == (6, [2, 2, 2])
+    run = playoff("extra-boards", "--scheduled", "0")
+    assert run.returncode == 2

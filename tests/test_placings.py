@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from playoff_formats.builders.gct import gct2015_playoff
 from playoff_formats.errors import PlayoffError
 from playoff_formats.io.json_event import parse_json_event
-from playoff_formats.placings import award_prizes
+from playoff_formats.model import Result
+from playoff_formats.placings import award_prizes, final_placings
+from playoff_formats.playoff import choose_armageddon_colours, record_result, set_game_one_colours
 from playoff_formats.regulations import get_regulation
 from tests.events import round_robin
 
@@ -119,3 +122,33 @@ def test_playoff_winner_must_be_in_the_playoff() -> None:
     standings = GCT.standings(TIE)
     with pytest.raises(PlayoffError, match="not in the play-off"):
         award_prizes(standings, PRIZES, playoff_winner="D")
+
+
+def test_final_placings_from_a_played_out_playoff() -> None:
+    event = parse_json_event(UZCHESS.read_text(encoding="utf-8"))
+    standings = GCT.standings(event)
+    pragg, abdu, sindarov = standings.playoff
+    playoff = gct2015_playoff(standings.playoff)
+    # Reg. 7: seeds 2 and 3 play first; Sindarov wins the Armageddon with a draw as Black.
+    first = next(m for m in playoff.matches if set(m.players) == {abdu, sindarov})
+    playoff = set_game_one_colours(playoff, first.id, abdu, sindarov)
+    playoff = record_result(playoff, first.id, 1, Result.WHITE_WINS)
+    playoff = record_result(playoff, first.id, 2, Result.WHITE_WINS)
+    playoff = choose_armageddon_colours(playoff, first.id, abdu, sindarov)
+    playoff = record_result(playoff, first.id, 3, Result.DRAW)
+    open_awards = final_placings(standings, playoff, PRIZES, POINTS)
+    assert open_awards.awaiting_playoff == standings.playoff
+    final = next(m for m in playoff.matches if set(m.players) == {pragg, sindarov})
+    playoff = set_game_one_colours(playoff, final.id, sindarov, pragg)
+    playoff = record_result(playoff, final.id, 1, Result.WHITE_WINS)
+    playoff = record_result(playoff, final.id, 2, Result.DRAW)
+    awards = final_placings(standings, playoff, PRIZES, POINTS)
+    assert [a.id for a in awards.players[:3]] == [sindarov, pragg, abdu]
+    assert [a.money for a in awards.players[:3]] == [100000, 40000, 40000]
+    assert [a.points for a in awards.players[:3]] == [13, 10, 8]
+
+
+def test_final_placings_refuse_a_playoff_of_other_players() -> None:
+    standings = GCT.standings(TIE)
+    with pytest.raises(PlayoffError, match="not the players"):
+        final_placings(standings, gct2015_playoff(["A", "D"]), PRIZES)
