@@ -190,7 +190,11 @@ def demo() -> None:
     """Show the standings, explanation and play-off seeding of the bundled event."""
     event = demo_event()
     result = resolve_regulation(None, event).standings(event)
-    print_standings(Console(), result, event.name)
+    console = Console()
+    print_standings(console, result, event.name)
+    playoff = gct2015_playoff(result.playoff, name=event.name)
+    names = {row.id: row.name for row in result.rows}
+    print_bracket(console, bracket_json(playoff), [], names)
 
 
 def print_standings(console: Console, result: Standings, title: str) -> None:
