@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from playoff_formats.errors import InputError
 from playoff_formats.model import BoardResult, TeamEvent, TeamMatch
+from playoff_formats.scoring import imps as imps_of
 from playoff_formats.tiebreaks.words import points
 
 _BOARD_HINT = "use 1-0, 1/2-1/2 or 0-1 for chess, or the home team's net score for bridge"
@@ -109,7 +110,6 @@ def _check_boards(match: TeamMatch, i: int, where: str, source: str | None) -> N
 
 
 def _check_bridge_totals(match: TeamMatch, path: str, where: str, source: str | None) -> None:
-    from playoff_formats.scoring import imps as imps_of
 
     if match.imps is not None and match.boards:
         per_board = [imps_of(b) for b in match.bridge_boards]
