@@ -1,0 +1,409 @@
+"""The event log in one SQLite file (WAL mode, ``synchronous=FULL``).
+
+Durability: every write is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``), and
+with WAL and ``synchronous=FULL`` the COMMIT returns only after the WAL is fsynced, so
+an event a method returned survives a killed process or a power cut. A write that
+fails (constraint, bad data, a trigger, I/O) is rolled back whole.
+
+Threads: the store is safe to share between threads. Writes go through one connection
+under a lock (one writer at a time, in this process; ``BEGIN IMMEDIATE`` and the busy
+timeout serialise writers in other processes). Reads take a connection from a small
+pool, so they run in parallel with each other and with a write (WAL readers see the
+last committed state and never block the writer).
+
+Schema: ``PRAGMA user_version`` is the number of :data:`MIGRATIONS` applied; opening a
+file applies the missing ones in one transaction, and refuses a file from a newer
+program (:class:`SchemaVersionError`) without changing it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from orchestrator.store.base import (
+    AppendRequest,
+    ConcurrencyError,
+    JsonObject,
+    NewEvent,
+    SchemaVersionError,
+    StoreClosedError,
+    StoredEvent,
+    StoreError,
+    check_request,
+    decode_json_many,
+    decode_time,
+    encode_json,
+    json_object,
+    utc_time,
+)
+
+#: Identifies the file as a play-off event log (``PRAGMA application_id``): "PLOF".
+APPLICATION_ID = 0x504C4F46
+
+#: Migration ``i`` takes the schema from version ``i`` to ``i + 1``. Append only:
+#: never edit a migration that has shipped.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        # command_events: on the event carrying command_id, how many events that
+        # command appended (so a resent append_many returns the whole batch).
+        """
+        CREATE TABLE events (
+            stream TEXT NOT NULL,
+            seq INTEGER NOT NULL CHECK (seq >= 1),
+            type TEXT NOT NULL,
+            data TEXT NOT NULL,
+            actor TEXT,
+            recorded_at TEXT NOT NULL,
+            command_id TEXT,
+            command_events INTEGER CHECK (command_events >= 1),
+            PRIMARY KEY (stream, seq)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE UNIQUE INDEX events_command ON events (stream, command_id)
+        WHERE command_id IS NOT NULL
+        """,
+        f"PRAGMA application_id = {APPLICATION_ID}",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_COLUMNS = "stream, seq, type, data, actor, recorded_at, command_id"
+_STREAMS = """
+WITH RECURSIVE names(name) AS (
+    SELECT min(stream) FROM events WHERE stream >= ?
+    UNION ALL
+    SELECT (SELECT min(stream) FROM events WHERE stream > names.name)
+    FROM names WHERE names.name IS NOT NULL
+)
+SELECT name FROM names WHERE name IS NOT NULL
+"""
+_INSERT = (
+    "INSERT INTO events (stream, seq, type, data, actor, recorded_at, command_id, "
+    "command_events) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class _Prepared:
+    """A request checked and encoded outside the transaction."""
+
+    __slots__ = ("recorded_at", "recorded_text", "request", "rows")
+
+    def __init__(self, request: AppendRequest) -> None:
+        check_request(request)
+        self.request = request
+        self.recorded_at = utc_time(request.recorded_at)
+        self.recorded_text = self.recorded_at.isoformat(timespec="microseconds")
+        self.rows: list[tuple[str, JsonObject, str]] = []
+        for event in request.events:
+            data = json_object(event.data)
+            self.rows.append((event.type, data, encode_json(data)))
+
+
+class SqliteEventStore:
+    """An :class:`~orchestrator.store.base.EventStore` in the SQLite file at ``path``."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout: float = 10.0,
+        max_idle_readers: int = 4,
+    ) -> None:
+        if str(path) in ("", ":memory:"):
+            raise ValueError("SqliteEventStore needs a file path (WAL needs a file)")
+        self.path = Path(path)
+        self._busy_timeout = busy_timeout
+        self._max_idle = max_idle_readers
+        self._write_lock = threading.Lock()
+        self._pool_lock = threading.Lock()
+        self._idle: list[sqlite3.Connection] = []
+        self._closed = False
+        try:
+            self._writer = self._connect()
+        except sqlite3.OperationalError:
+            raise  # cannot open the file at all: the message says why
+        except sqlite3.DatabaseError as exc:
+            raise SchemaVersionError(f"{self.path}: not an SQLite event log ({exc})") from exc
+        try:
+            self._open_schema(self._writer)
+        except BaseException:
+            self._writer.close()
+            raise
+
+    # ----------------------------------------------------------------- connections
+
+    def _connect(self, *, read_only: bool = False) -> sqlite3.Connection:
+        # isolation_level=None: no implicit transactions, we say BEGIN/COMMIT ourselves.
+        # check_same_thread=False: a connection is used by one thread at a time (the
+        # write lock, the reader pool) but not always the thread that opened it.
+        conn = sqlite3.connect(
+            self.path,
+            timeout=self._busy_timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            conn.execute("PRAGMA synchronous = FULL")
+            if read_only:
+                conn.execute("PRAGMA query_only = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open_schema(self, conn: sqlite3.Connection) -> None:
+        where = f"{self.path}"
+        try:
+            conn.execute("BEGIN")  # one snapshot, should another process be migrating
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+                tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+            finally:
+                _rollback(conn)
+        except sqlite3.OperationalError:
+            raise
+        except sqlite3.DatabaseError as exc:
+            raise SchemaVersionError(f"{where}: not an SQLite event log ({exc})") from exc
+        if app_id not in (0, APPLICATION_ID) or (version == 0 and tables > 0):
+            raise SchemaVersionError(f"{where}: an SQLite file, but not a play-off event log")
+        if version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"{where}: event log schema version {version} is newer than this program's "
+                f"({SCHEMA_VERSION}); upgrade the program to open it"
+            )
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            raise StoreError(f"{where}: cannot switch to WAL mode (journal_mode is {mode})")
+        if version < SCHEMA_VERSION:
+            self._migrate(conn)
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Read again under the write lock: another process may have migrated.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise SchemaVersionError(
+                    f"{self.path}: event log schema version {version} is newer than this "
+                    f"program's ({SCHEMA_VERSION}); upgrade the program to open it"
+                )
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[target - 1]:
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {target}")
+            conn.execute("COMMIT")
+        except BaseException:
+            _rollback(conn)
+            raise
+
+    @contextmanager
+    def _reader(self) -> Iterator[sqlite3.Connection]:
+        with self._pool_lock:
+            if self._closed:
+                raise StoreClosedError("the event store is closed")
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            conn = self._connect(read_only=True)
+        keep: sqlite3.Connection | None = conn
+        try:
+            yield conn
+        finally:
+            with self._pool_lock:
+                if not self._closed and len(self._idle) < self._max_idle:
+                    self._idle.append(conn)
+                    keep = None
+            if keep is not None:
+                keep.close()
+
+    def close(self) -> None:
+        with self._write_lock, self._pool_lock:
+            if self._closed:
+                return
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+        self._writer.close()
+
+    def __enter__(self) -> SqliteEventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ----------------------------------------------------------------- writes
+
+    def append(
+        self,
+        stream: str,
+        type: str,
+        data: Mapping[str, Any],
+        *,
+        actor: str | None,
+        recorded_at: datetime,
+        expected_seq: int | None = None,
+        command_id: str | None = None,
+    ) -> StoredEvent:
+        request = AppendRequest(
+            stream, (NewEvent(type, data),), actor, recorded_at, expected_seq, command_id
+        )
+        return self._write(_Prepared(request))[0]
+
+    def append_many(
+        self,
+        stream: str,
+        events: Sequence[NewEvent],
+        *,
+        actor: str | None,
+        recorded_at: datetime,
+        expected_seq: int | None = None,
+        command_id: str | None = None,
+    ) -> list[StoredEvent]:
+        request = AppendRequest(
+            stream, tuple(events), actor, recorded_at, expected_seq, command_id
+        )
+        return self._write(_Prepared(request))
+
+    def _write(self, prepared: _Prepared) -> list[StoredEvent]:
+        with self._write_lock:
+            conn = self._open_writer()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                stored = self._apply(conn, prepared)
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+            return stored
+
+    def append_group(
+        self, requests: Sequence[AppendRequest]
+    ) -> list[list[StoredEvent] | Exception]:
+        results: list[list[StoredEvent] | Exception] = []
+        prepared: list[_Prepared | None] = []
+        for request in requests:
+            try:
+                prepared.append(_Prepared(request))
+                results.append([])
+            except Exception as exc:
+                prepared.append(None)
+                results.append(exc)
+        if all(p is None for p in prepared):
+            return results
+        with self._write_lock:
+            conn = self._open_writer()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for i, item in enumerate(prepared):
+                    if item is None:
+                        continue
+                    conn.execute("SAVEPOINT request")
+                    try:
+                        results[i] = self._apply(conn, item)
+                    except Exception as exc:
+                        if not conn.in_transaction:
+                            # SQLite rolled the whole transaction back (I/O error, full
+                            # disk...): the requests before this one are gone too.
+                            raise
+                        conn.execute("ROLLBACK TO request")
+                        results[i] = exc
+                    conn.execute("RELEASE request")
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+        return results
+
+    def _open_writer(self) -> sqlite3.Connection:
+        if self._closed:
+            raise StoreClosedError("the event store is closed")
+        return self._writer
+
+    def _apply(self, conn: sqlite3.Connection, prepared: _Prepared) -> list[StoredEvent]:
+        request = prepared.request
+        stream, command_id = request.stream, request.command_id
+        if command_id is not None:
+            row = conn.execute(
+                "SELECT seq, command_events FROM events WHERE stream = ? AND command_id = ?",
+                (stream, command_id),
+            ).fetchone()
+            if row is not None:
+                first, count = row[0], row[1] or 1
+                return _read(conn, stream, first - 1, count)
+        last = _last_seq(conn, stream)
+        if request.expected_seq is not None and request.expected_seq != last:
+            raise ConcurrencyError(stream, request.expected_seq, last)
+        stored: list[StoredEvent] = []
+        rows = []
+        for i, (type_, data, text) in enumerate(prepared.rows):
+            seq = last + 1 + i
+            cid = command_id if i == 0 else None
+            count = len(prepared.rows) if cid is not None else None
+            rows.append(
+                (stream, seq, type_, text, request.actor, prepared.recorded_text, cid, count)
+            )
+            stored.append(
+                StoredEvent(stream, seq, type_, data, request.actor, prepared.recorded_at, cid)
+            )
+        conn.executemany(_INSERT, rows)
+        return stored
+
+    # ----------------------------------------------------------------- reads
+
+    def read(self, stream: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be >= 0 or None, not {limit}")
+        with self._reader() as conn:
+            return _read(conn, stream, after, limit)
+
+    def last_seq(self, stream: str) -> int:
+        with self._reader() as conn:
+            return _last_seq(conn, stream)
+
+    def streams(self, prefix: str | None = None) -> list[str]:
+        # A skip scan of the primary key: one index probe per stream, not per event.
+        prefix = prefix or ""
+        found: list[str] = []
+        with self._reader() as conn:
+            for (name,) in conn.execute(_STREAMS, (prefix,)):
+                if not name.startswith(prefix):
+                    break
+                found.append(name)
+        return found
+
+
+def _last_seq(conn: sqlite3.Connection, stream: str) -> int:
+    row = conn.execute(
+        "SELECT seq FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1", (stream,)
+    ).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def _read(
+    conn: sqlite3.Connection, stream: str, after: int, limit: int | None
+) -> list[StoredEvent]:
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM events WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?",
+        (stream, after, -1 if limit is None else limit),
+    ).fetchall()
+    datas = decode_json_many([row[3] for row in rows])
+    return [
+        StoredEvent(s, seq, t, data, a, decode_time(r), c)
+        for (s, seq, t, _, a, r, c), data in zip(rows, datas, strict=True)
+    ]
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:
+        with suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+
