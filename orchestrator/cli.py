@@ -203,17 +203,19 @@ def print_standings(console: Console, result: Standings, title: str) -> None:
         keys.extend(k for k in row.tiebreaks if k not in keys)
     table = Table(title=f"{title} ({result.regulation})")
     table.add_column("Rank", justify="right")
-    table.add_column("Player")
+    table.add_column("Name")
     table.add_column("Score", justify="right")
     for key in keys:
         table.add_column(key.replace("_", " "), justify="right")
     table.add_column("Play-off")
+    # Chess scores read in halves (5½); bridge scores are VPs or HPs with decimals.
+    show_score = _cell if result.regulation.startswith("ebu") else score_text
     for row in result.rows:
         cells = [_cell(row.tiebreaks.get(k)) for k in keys]
         table.add_row(
             str(row.rank),
             row.name,
-            score_text(row.score),
+            show_score(row.score),
             *cells,
             "yes" if row.playoff else "",
         )

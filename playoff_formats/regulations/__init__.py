@@ -7,11 +7,21 @@ from collections.abc import Callable
 from playoff_formats.errors import RegulationError
 from playoff_formats.regulations.base import CriteriaRegulation, Regulation
 from playoff_formats.regulations.county1980 import County1980
+from playoff_formats.regulations.ebu_143_2 import ebu_143_2_triangle
+from playoff_formats.regulations.ebu_143_7 import (
+    ebu_143_7,
+    ebu_143_7_pachabo,
+    ebu_143_7_swiss,
+)
 from playoff_formats.regulations.gct2015 import gct2015
 
 _NAMED: dict[str, Callable[[], Regulation]] = {
     "gct2015": gct2015,
     "county1980": County1980,
+    "ebu-143.7": ebu_143_7,
+    "ebu-143.7-pachabo": ebu_143_7_pachabo,
+    "ebu-143.7-swiss": ebu_143_7_swiss,
+    "ebu-143.2-triangle": ebu_143_2_triangle,
 }
 
 
