@@ -1,0 +1,446 @@
+"""A chess clock as a pure, immutable value: a few numbers, not a ticking thread.
+
+After lichess scalachess's ``Clock``: time is injected (every transition and every
+query takes ``now_ms``, an instant in integer milliseconds on a monotonic clock
+read by the service), an increment is credited only to a side whose flag has not
+fallen, and flags are decided by the server: the value never flags itself, it
+only says *when* the flag falls (:meth:`Clock.flag_at_ms`) and accepts
+:meth:`Clock.flag` from that instant on.
+
+What the value holds
+    The time control; each side's *banked* milliseconds (its time at the start
+    of its current turn, as changed by adjustments since); the moves each side
+    has completed; whose turn it is (``to_move``) and the status; ``since_ms``,
+    the instant of the last transition; ``turn_elapsed_ms``, the time the side
+    to move had already spent on its current move before ``since_ms`` (it is
+    more than zero only after a pause or an adjustment within the turn); and
+    ``turn_started_ms``, the instant the current turn began (for logs; nothing
+    is computed from it). No adjustment history is kept: the service logs each
+    adjustment with its reason.
+
+Remaining time
+    Computed when asked. The side to move has thought for ``e`` ms on its move
+    (``turn_elapsed_ms`` plus, while running, ``now_ms - since_ms``); its clock
+    has *counted* ``e`` ms, or ``max(0, e - delay_ms)`` under a US (simple)
+    delay, whose clock does not start counting down until the delay has passed.
+    ``remaining_ms = max(0, banked - counted)``. Under a Bronstein delay the
+    clock counts down from the first millisecond and the time used, up to
+    ``delay_ms``, is given back on the press. The delay and its mode are those of
+    the period in which the move being played lies
+    (:meth:`TimeControl.stage_for_move`). A pause does not restart a delay: the
+    delay is per move, and ``e`` excludes the time the clock was paused.
+
+Flag
+    The running side's flag falls at the first instant at which its remaining
+    time is ``<= 0`` (:meth:`Clock.flag_at_ms`): ``banked`` ms of counting after
+    the turn began, plus ``delay_ms`` under a US delay, not counting pauses (at
+    once, even within a US delay, for a side left with no time by an
+    adjustment). So
+    ``remaining_ms(running, t) == 0`` exactly when ``t >= flag_at_ms()``. The
+    service sets one timer at that instant, moves it on every transition, and
+    calls :meth:`Clock.flag` when it fires; a flag before that instant is refused.
+    From that instant on, a running clock accepts nothing but :meth:`Clock.flag`:
+    a press, pause, adjustment or stop is refused with :class:`FlagFellError`
+    (the flag fell first), and queries report 0 for the running side.
+
+Press (policy)
+    :meth:`Clock.press` by the side to move after completing move ``n`` (the
+    next move of that side) deducts the counted time, then — only if the side
+    still has time, i.e. the press is *before* :meth:`Clock.flag_at_ms` — adds
+    back the Bronstein refund ``min(delay_ms, e)`` and credits
+    :meth:`TimeControl.time_added_after_move` for move ``n``: the increment when
+    ``n >= increment_from_move`` (the Armageddon's first +3 s on completing
+    move 61, none for move 60) and the next period's base when ``n`` ends a
+    period. A press at or after the flag instant is **refused** with
+    :class:`FlagFellError` and the value is unchanged: the press never records a
+    flag and never credits anything; the service answers it with
+    :meth:`Clock.flag` (the flag fell first).
+
+Adjustments (policy)
+    :meth:`Clock.adjust` gives (``delta_ms > 0``) or takes (``delta_ms < 0``)
+    time, before the start, while running or while paused. Taking more than the
+    side has left at ``now_ms`` is **refused** (not clamped), with the most that
+    can be taken in the message, so the amount the service logs is the amount
+    applied; taking exactly everything is allowed and the side is then out of
+    time (at once if it is running; the moment its clock next runs otherwise).
+    Nothing is adjusted once the running side's flag has fallen, or when the
+    game is over. A zero adjustment is refused (nothing to log).
+
+Pause, stop
+    :meth:`Clock.pause` stops the running side's clock; :meth:`Clock.resume`
+    restarts it in the same turn (no time runs in between). :meth:`Clock.stop`
+    ends the game (running or paused): the side to move's counted time is
+    deducted, with no increment and no Bronstein refund.
+
+Every refused transition raises :class:`ClockError` with the reason. Instants
+earlier than the last transition are refused too (the monotonic clock never
+goes back). The clock knows nothing of results or draw odds (the Armageddon's
+draw odds are a rule of the game, not of its clock).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Self, TypedDict
+
+from pydantic import Field, model_validator
+
+from playoff_formats.errors import PlayoffError
+from playoff_formats.model import Colour, Frozen
+from playoff_formats.timecontrol import DelayMode, Stage, TimeControl
+
+__all__ = [
+    "Clock",
+    "ClockError",
+    "ClockSnapshot",
+    "ClockStatus",
+    "FlagFellError",
+]
+
+
+class ClockError(PlayoffError):
+    """A clock transition or query that cannot be made, with the reason."""
+
+
+class FlagFellError(ClockError):
+    """A transition refused because the running side's flag had already fallen.
+
+    ``side`` is the side whose flag fell and ``flag_at_ms`` the instant it fell;
+    the service records it with :meth:`Clock.flag`.
+    """
+
+    def __init__(self, reason: str, *, side: Colour, flag_at_ms: int) -> None:
+        self.side = side
+        self.flag_at_ms = flag_at_ms
+        super().__init__(reason)
+
+
+class ClockStatus(StrEnum):
+    NOT_STARTED = "not-started"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FLAGGED = "flagged"
+    STOPPED = "stopped"
+
+
+class ClockSnapshot(TypedDict):
+    """What a display needs (the service adds the server timestamp)."""
+
+    white_ms: int
+    black_ms: int
+    running: str | None
+    to_move: str
+    status: str
+    flagged: str | None
+
+
+def _other(side: Colour) -> Colour:
+    return Colour.BLACK if side is Colour.WHITE else Colour.WHITE
+
+
+def _counted_ms(stage: Stage, elapsed_ms: int) -> int:
+    """The time a clock counts down for ``elapsed_ms`` of thinking on one move."""
+    if stage.delay is DelayMode.US:
+        return max(0, elapsed_ms - stage.delay_ms)
+    return elapsed_ms
+
+
+def _elapsed_to_flag_ms(stage: Stage, banked_ms: int) -> int:
+    """The thinking time on a move after which ``banked_ms - counted <= 0``."""
+    if banked_ms <= 0:
+        return 0
+    if stage.delay is DelayMode.US:
+        return banked_ms + stage.delay_ms
+    return banked_ms
+
+
+def _ms(side: Colour) -> str:
+    return "white_ms" if side is Colour.WHITE else "black_ms"
+
+
+def _moves(side: Colour) -> str:
+    return "white_moves" if side is Colour.WHITE else "black_moves"
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms} ms ({ms / 1000:g} s)"
+
+
+class Clock(Frozen):
+    """Both sides' clocks of one game (see the module docstring).
+
+    Make one with :meth:`Clock.new`; every transition returns a new value.
+    """
+
+    control: TimeControl
+    white_ms: int = Field(ge=0, description="White's time at the start of its turn, adjusted")
+    black_ms: int = Field(ge=0, description="Black's time at the start of its turn, adjusted")
+    white_moves: int = Field(default=0, ge=0, description="Moves White has completed")
+    black_moves: int = Field(default=0, ge=0, description="Moves Black has completed")
+    to_move: Colour = Colour.WHITE
+    status: ClockStatus = ClockStatus.NOT_STARTED
+    flagged: Colour | None = Field(default=None, description="The side whose flag fell")
+    since_ms: int | None = Field(default=None, description="Instant of the last transition")
+    turn_started_ms: int | None = Field(
+        default=None, description="Instant the current turn began (for logs)"
+    )
+    turn_elapsed_ms: int = Field(
+        default=0, ge=0, description="Time spent on the current move before since_ms"
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        if (self.status is ClockStatus.FLAGGED) != (self.flagged is not None):
+            raise ValueError("a flagged side is given exactly when the status is flagged")
+        if (self.status is ClockStatus.NOT_STARTED) != (self.since_ms is None):
+            raise ValueError("since_ms is absent exactly when the clock has not started")
+        return self
+
+    # -- construction ---------------------------------------------------------------
+
+    @classmethod
+    def new(cls, control: TimeControl) -> Clock:
+        """A clock not yet started, each side with its first period's time."""
+        return cls(
+            control=control,
+            white_ms=control.initial_ms(Colour.WHITE),
+            black_ms=control.initial_ms(Colour.BLACK),
+        )
+
+    # -- queries ------------------------------------------------------------------
+
+    @property
+    def running(self) -> Colour | None:
+        """The side whose clock runs; None unless the status is running."""
+        return self.to_move if self.status is ClockStatus.RUNNING else None
+
+    def banked_ms(self, side: Colour) -> int:
+        """A side's time at the start of its turn (or now, if not its turn), adjusted."""
+        return self.white_ms if side is Colour.WHITE else self.black_ms
+
+    def moves_completed(self, side: Colour) -> int:
+        return self.white_moves if side is Colour.WHITE else self.black_moves
+
+    def _stage_to_move(self) -> Stage:
+        side = self.to_move
+        return self.control.stage_for_move(side, self.moves_completed(side) + 1)
+
+    def _check_instant(self, now_ms: int, action: str) -> None:
+        if self.since_ms is not None and now_ms < self.since_ms:
+            raise ClockError(
+                f"cannot {action} at {now_ms} ms: before the clock's last event at "
+                f"{self.since_ms} ms (monotonic time never goes back)"
+            )
+
+    def _turn_elapsed_at(self, now_ms: int) -> int:
+        """Thinking time of the side to move on its current move, at ``now_ms``."""
+        if self.status is ClockStatus.RUNNING:
+            assert self.since_ms is not None
+            return self.turn_elapsed_ms + (now_ms - self.since_ms)
+        return self.turn_elapsed_ms
+
+    def _remaining_unclamped(self, side: Colour, now_ms: int) -> int:
+        banked = self.banked_ms(side)
+        if side is not self.to_move:
+            return banked
+        return banked - _counted_ms(self._stage_to_move(), self._turn_elapsed_at(now_ms))
+
+    def remaining_ms(self, side: Colour, now_ms: int) -> int:
+        """A side's time left at ``now_ms``, never below 0."""
+        self._check_instant(now_ms, "read the clock")
+        return max(0, self._remaining_unclamped(side, now_ms))
+
+    def flag_at_ms(self) -> int | None:
+        """The instant the running side's flag falls; None when no clock runs.
+
+        The first instant at which its remaining time is 0: ``remaining_ms(side,
+        t) == 0`` exactly when ``t >= flag_at_ms()``. It is never before
+        ``since_ms``, and equals it when the side had no time left then.
+        """
+        if self.status is not ClockStatus.RUNNING:
+            return None
+        assert self.since_ms is not None
+        to_flag = _elapsed_to_flag_ms(self._stage_to_move(), self.banked_ms(self.to_move))
+        return self.since_ms + max(0, to_flag - self.turn_elapsed_ms)
+
+    def snapshot(self, now_ms: int) -> ClockSnapshot:
+        """Each side's remaining time, the running side and the status, at ``now_ms``."""
+        return {
+            "white_ms": self.remaining_ms(Colour.WHITE, now_ms),
+            "black_ms": self.remaining_ms(Colour.BLACK, now_ms),
+            "running": None if self.running is None else self.running.value,
+            "to_move": self.to_move.value,
+            "status": self.status.value,
+            "flagged": None if self.flagged is None else self.flagged.value,
+        }
+
+    # -- transitions ----------------------------------------------------------------
+
+    def _refuse_unless(self, allowed: tuple[ClockStatus, ...], action: str) -> None:
+        if self.status in allowed:
+            return
+        if self.status is ClockStatus.FLAGGED:
+            assert self.flagged is not None
+            why = f"the game is over: {self.flagged.value}'s flag fell"
+        elif self.status is ClockStatus.STOPPED:
+            why = "the game is over: the clock was stopped"
+        elif self.status is ClockStatus.NOT_STARTED:
+            why = "the clock has not started"
+        elif self.status is ClockStatus.PAUSED:
+            why = "the clock is paused"
+        else:
+            why = "the clock is running"
+        raise ClockError(f"cannot {action}: {why}")
+
+    def _refuse_if_flag_fell(self, now_ms: int, action: str) -> None:
+        flag_at = self.flag_at_ms()
+        if flag_at is not None and now_ms >= flag_at:
+            side = self.to_move
+            raise FlagFellError(
+                f"cannot {action} at {now_ms} ms: {side.value}'s flag fell at {flag_at} ms "
+                "(record the flag)",
+                side=side,
+                flag_at_ms=flag_at,
+            )
+
+    def _settled(self, now_ms: int, **update: Any) -> Clock:
+        """This value with the side to move's thinking time carried up to ``now_ms``."""
+        changes: dict[str, Any] = {
+            "turn_elapsed_ms": self._turn_elapsed_at(now_ms),
+            "since_ms": now_ms,
+        }
+        changes.update(update)
+        return self.model_copy(update=changes)
+
+    def start(self, now_ms: int) -> Clock:
+        """Start the game: White's clock runs from ``now_ms``."""
+        self._refuse_unless((ClockStatus.NOT_STARTED,), "start the clock")
+        return self.model_copy(
+            update={
+                "status": ClockStatus.RUNNING,
+                "to_move": Colour.WHITE,
+                "since_ms": now_ms,
+                "turn_started_ms": now_ms,
+                "turn_elapsed_ms": 0,
+            }
+        )
+
+    def press(self, side: Colour, move_number: int, now_ms: int) -> Clock:
+        """``side`` presses its clock at ``now_ms`` after completing ``move_number``.
+
+        Refused (:class:`ClockError`) unless the clock runs, it is ``side``'s turn
+        and ``move_number`` is that side's next move; refused with
+        :class:`FlagFellError` at or after :meth:`flag_at_ms`. Otherwise the
+        counted time is deducted, the Bronstein refund and the time due for
+        ``move_number`` are credited, and the opponent's clock runs.
+        """
+        action = f"press {side.value}'s clock after move {move_number}"
+        self._refuse_unless((ClockStatus.RUNNING,), action)
+        self._check_instant(now_ms, action)
+        if side is not self.to_move:
+            raise ClockError(f"cannot {action}: it is {self.to_move.value}'s turn")
+        expected = self.moves_completed(side) + 1
+        if move_number != expected:
+            raise ClockError(f"cannot {action}: {side.value}'s next move is move {expected}")
+        self._refuse_if_flag_fell(now_ms, action)
+        stage = self._stage_to_move()
+        elapsed = self._turn_elapsed_at(now_ms)
+        left = self.banked_ms(side) - _counted_ms(stage, elapsed)
+        assert left > 0  # the flag has not fallen
+        if stage.delay is DelayMode.BRONSTEIN:
+            left += min(stage.delay_ms, elapsed)
+        left += self.control.time_added_after_move(side, move_number)
+        return self.model_copy(
+            update={
+                _ms(side): left,
+                _moves(side): move_number,
+                "to_move": _other(side),
+                "since_ms": now_ms,
+                "turn_started_ms": now_ms,
+                "turn_elapsed_ms": 0,
+            }
+        )
+
+    def pause(self, now_ms: int) -> Clock:
+        """Stop the running clock without ending the turn (no time runs while paused)."""
+        self._refuse_unless((ClockStatus.RUNNING,), "pause the clock")
+        self._check_instant(now_ms, "pause the clock")
+        self._refuse_if_flag_fell(now_ms, "pause the clock")
+        return self._settled(now_ms, status=ClockStatus.PAUSED)
+
+    def resume(self, now_ms: int) -> Clock:
+        """Restart the paused side's clock, in the same turn, from ``now_ms``."""
+        self._refuse_unless((ClockStatus.PAUSED,), "resume the clock")
+        self._check_instant(now_ms, "resume the clock")
+        return self.model_copy(update={"status": ClockStatus.RUNNING, "since_ms": now_ms})
+
+    def adjust(self, side: Colour, delta_ms: int, now_ms: int) -> Clock:
+        """Give (``delta_ms > 0``) or take (``delta_ms < 0``) time from ``side`` at ``now_ms``.
+
+        Refused when the game is over, once the running side's flag has fallen
+        (:class:`FlagFellError`), for a zero delta, and for a take of more than
+        ``side`` has left at ``now_ms`` (taking exactly all of it is allowed).
+        The reason is the service's to log.
+        """
+        if delta_ms > 0:
+            action = f"give {_seconds(delta_ms)} to {side.value}"
+        else:
+            action = f"take {_seconds(-delta_ms)} from {side.value}"
+        self._refuse_unless(
+            (ClockStatus.NOT_STARTED, ClockStatus.RUNNING, ClockStatus.PAUSED), action
+        )
+        self._check_instant(now_ms, action)
+        if delta_ms == 0:
+            raise ClockError(f"cannot adjust {side.value}'s clock by 0 ms: nothing to change")
+        self._refuse_if_flag_fell(now_ms, action)
+        left = max(0, self._remaining_unclamped(side, now_ms))
+        if left + delta_ms < 0:
+            raise ClockError(
+                f"cannot {action}: {side.value} has {_seconds(left)} left "
+                "(a clock cannot go below 0)"
+            )
+        update: dict[str, Any] = {_ms(side): self.banked_ms(side) + delta_ms}
+        if self.status is ClockStatus.NOT_STARTED:
+            return self.model_copy(update=update)
+        return self._settled(now_ms, **update)
+
+    def flag(self, now_ms: int) -> Clock:
+        """Record that the running side's flag has fallen (at or after :meth:`flag_at_ms`).
+
+        The flagged side's time is 0 and no increment is ever credited to it.
+        """
+        self._refuse_unless((ClockStatus.RUNNING,), "record a flag")
+        self._check_instant(now_ms, "record a flag")
+        flag_at = self.flag_at_ms()
+        assert flag_at is not None
+        side = self.to_move
+        if now_ms < flag_at:
+            raise ClockError(
+                f"cannot record {side.value}'s flag at {now_ms} ms: it falls at {flag_at} ms "
+                f"({_seconds(self.remaining_ms(side, now_ms))} left)"
+            )
+        return self.model_copy(
+            update={
+                _ms(side): 0,
+                "status": ClockStatus.FLAGGED,
+                "flagged": side,
+                "since_ms": now_ms,
+                "turn_elapsed_ms": 0,
+            }
+        )
+
+    def stop(self, now_ms: int) -> Clock:
+        """End the game at ``now_ms``: the running side's counted time is deducted
+        (no increment, no refund) and no clock runs any more."""
+        self._refuse_unless((ClockStatus.RUNNING, ClockStatus.PAUSED), "stop the clock")
+        self._check_instant(now_ms, "stop the clock")
+        self._refuse_if_flag_fell(now_ms, "stop the clock")
+        side = self.to_move
+        return self.model_copy(
+            update={
+                _ms(side): self.remaining_ms(side, now_ms),
+                "status": ClockStatus.STOPPED,
+                "since_ms": now_ms,
+                "turn_elapsed_ms": 0,
+            }
+        )
