@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from enum import StrEnum
@@ -9,10 +10,15 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+import uvicorn
 from rich.console import Console
 from rich.table import Table
 
+from orchestrator.app import create_app
+from orchestrator.demo import prepare_demo
 from orchestrator.files import demo_event, read_event, resolve_regulation
+from orchestrator.settings import Settings
+from orchestrator.timesource import SystemTime
 from playoff_formats.builders.gct import bracket_json, gct2015_playoff
 from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.errors import PlayoffError
@@ -186,8 +192,26 @@ def schema() -> None:
 
 
 @app.command()
-def demo() -> None:
-    """Show the standings, explanation and play-off seeding of the bundled event."""
+def serve(
+    db: Annotated[Path, typer.Option("--db", help="The SQLite event log")] = Path("playoff.db"),
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8000,
+) -> None:
+    """Run the service."""
+    settings = Settings(db_path=db, host=host, port=port)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+
+
+@app.command()
+def demo(
+    serve: Annotated[
+        bool, typer.Option("--serve/--no-serve", help="Run the service after showing the event")
+    ] = True,
+    db: Annotated[Path, typer.Option("--db")] = Path(".demo/playoff.db"),
+    host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port")] = 8000,
+) -> None:
+    """The demo: a real round robin that ended in a three-way tie, and its play-off."""
     event = demo_event()
     result = resolve_regulation(None, event).standings(event)
     console = Console()
@@ -195,6 +219,23 @@ def demo() -> None:
     playoff = gct2015_playoff(result.playoff, name=event.name)
     names = {row.id: row.name for row in result.rows}
     print_bracket(console, bracket_json(playoff), [], names)
+    if not serve:
+        return
+    settings = Settings(db_path=db, host=host, port=port)
+    made = asyncio.run(prepare_demo(db, SystemTime()))
+    base = settings.base_url
+    console.print()
+    console.print(f"[bold]The service runs at {base}[/] (Ctrl-C stops it)", highlight=False)
+    console.print(f"  API docs:        {base}/docs", highlight=False)
+    console.print(
+        f"  Hall display:    {base}/display/{made.playoff_id}?key={made.display_key}",
+        highlight=False,
+    )
+    console.print(f"  Arbiter console: {base}/arbiter/{made.playoff_id}", highlight=False)
+    console.print(f"  Chief arbiter's token: {made.chief_token}", highlight=False)
+    console.print(f"  Arbiter's token:       {made.arbiter_token}", highlight=False)
+    console.print(f"  Play-off:        {base}/api/playoffs/{made.playoff_id}", highlight=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 
 def print_standings(console: Console, result: Standings, title: str) -> None:

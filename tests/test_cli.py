@@ -34,7 +34,7 @@ def test_standings_table_shows_explanation() -> None:
 
 
 def test_demo_shows_standings_and_seeding() -> None:
-    run = playoff("demo")
+    run = playoff("demo", "--no-serve")
     assert run.returncode == 0, run.stderr
     assert "UzChess Cup Masters 2025" in run.stdout
     assert "1 Praggnanandhaa R, 2 Abdusattorov, 3 Sindarov" in run.stdout

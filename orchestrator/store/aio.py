@@ -166,6 +166,9 @@ class AsyncEventStore:
     async def last_seq(self, stream: str) -> int:
         return await self._in_reader(lambda: self.store.last_seq(stream))
 
+    async def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None:
+        return await self._in_reader(lambda: self.store.find_command(stream, command_id))
+
     async def streams(self, prefix: str | None = None) -> list[str]:
         return await self._in_reader(lambda: self.store.streams(prefix))
 

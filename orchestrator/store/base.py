@@ -164,6 +164,10 @@ class EventStore(Protocol):
         """The stream's last seq; 0 for a stream with no events."""
         ...
 
+    def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None:
+        """The events a command with this id appended to ``stream``, or None."""
+        ...
+
     def streams(self, prefix: str | None = None) -> list[str]:
         """The names of the streams that have events (starting with ``prefix``), sorted."""
         ...

@@ -369,6 +369,16 @@ class SqliteEventStore:
         with self._reader() as conn:
             return _last_seq(conn, stream)
 
+    def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None:
+        with self._reader() as conn:
+            row = conn.execute(
+                "SELECT seq, command_events FROM events WHERE stream = ? AND command_id = ?",
+                (stream, command_id),
+            ).fetchone()
+            if row is None:
+                return None
+            return _read(conn, stream, row[0] - 1, row[1] or 1)
+
     def streams(self, prefix: str | None = None) -> list[str]:
         # A skip scan of the primary key: one index probe per stream, not per event.
         prefix = prefix or ""

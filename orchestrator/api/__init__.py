@@ -1,0 +1,1 @@
+"""The HTTP API: REST routes (and, later, the websocket endpoint)."""

@@ -1,0 +1,33 @@
+"""Errors of the service, each with the HTTP status it is answered with."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Unauthorized(ServiceError):
+    """No token, or a token this service never issued."""
+
+    status = 401
+
+
+class Forbidden(ServiceError):
+    """A real token, but for another event or without the right to do this."""
+
+    status = 403
+
+
+class Conflict(ServiceError):
+    """Not an allowed transition in the current state."""
+
+    status = 409

@@ -1,0 +1,150 @@
+"""Timed transitions of a play-off, fired by APScheduler.
+
+The jobs are derived from the state: from the planned schedule, each game not
+yet started gets "players called to the board" a few minutes before its start
+and "game due" at its start, and the play-off gets "break over" when the
+mandatory break after the main event ends. Each job has an explicit id
+(``call:{playoff}:{match}:{game}``...), is registered again at start-up from the
+log, and fires by appending a ``transition-fired`` event with the job id as its
+command id: a job that already fired (it is in the log) is never registered
+again, so a restart loses none and fires none twice.
+
+Time is injected. A job's APScheduler run date is "now on this machine" plus
+the delay on the injected clock, so with the system clock they coincide, and
+with a manual clock tests fire what is due themselves with :meth:`fire_due`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from orchestrator.errors import Conflict
+from orchestrator.settings import Settings
+from orchestrator.state import PlayoffState
+from orchestrator.store import NewEvent, StoredEvent
+from orchestrator.timesource import TimeSource
+
+if TYPE_CHECKING:
+    from orchestrator.service import Service
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A timed transition: what happens, when, to which game."""
+
+    job: str
+    kind: str  # players-called | game-due | break-over
+    at: datetime
+    match: int | None = None
+    game: int | None = None
+
+    def data(self) -> dict[str, object]:
+        return {
+            "job": self.job, "kind": self.kind, "at": self.at.isoformat(),
+            "match": self.match, "game": self.game,
+        }
+
+
+def transitions(
+    state: PlayoffState, planned: list[tuple[int, int, datetime]], break_over: datetime | None,
+    call_minutes: int,
+) -> list[Transition]:
+    """The transitions still to fire, from the planned starts ``(match, game, start)``."""
+    wanted: list[Transition] = []
+    if break_over is not None:
+        wanted.append(Transition(f"break-over:{state.id}", "break-over", break_over))
+    for match, game, start in planned:
+        if (match, game) in state.started_at:
+            continue
+        key = f"{state.id}:{match}:{game}"
+        wanted.append(Transition(
+            f"call:{key}", "players-called", start - timedelta(minutes=call_minutes), match, game
+        ))
+        wanted.append(Transition(f"due:{key}", "game-due", start, match, game))
+    return sorted((t for t in wanted if t.job not in state.fired), key=lambda t: (t.at, t.job))
+
+
+class PlayoffScheduler:
+    """Keeps APScheduler's jobs equal to the transitions the state calls for."""
+
+    def __init__(self, service: Service, time: TimeSource, settings: Settings) -> None:
+        self.service = service
+        self.time = time
+        self.settings = settings
+        self.aps = AsyncIOScheduler(timezone=UTC)
+        self._pending: dict[str, dict[str, Transition]] = {}
+
+    def start(self) -> None:
+        self.aps.start()
+        for state in self.service.playoffs():
+            self.sync(state)
+
+    def shutdown(self) -> None:
+        if self.aps.running:
+            self.aps.shutdown(wait=False)
+
+    async def on_events(self, state: PlayoffState, stored: list[StoredEvent] | object) -> None:
+        self.sync(state)
+
+    def wanted(self, state: PlayoffState) -> list[Transition]:
+        plan = self.service.plan(state)
+        planned = [(g.match, g.game, g.start) for g in plan.games if not g.tentative]
+        return transitions(state, planned, plan.break_over, self.settings.call_players_minutes)
+
+    def sync(self, state: PlayoffState) -> None:
+        """Register the jobs ``state`` calls for and drop the others of this play-off."""
+        wanted = {t.job: t for t in self.wanted(state)}
+        before = self._pending.get(state.id, {})
+        for job in before.keys() - wanted.keys():
+            if self.aps.get_job(job) is not None:
+                self.aps.remove_job(job)
+        delay_origin = self.time.now()
+        for job, transition in wanted.items():
+            if before.get(job) == transition and self.aps.get_job(job) is not None:
+                continue
+            run_date = datetime.now(UTC) + max(transition.at - delay_origin, timedelta(0))
+            self.aps.add_job(
+                self._fire, DateTrigger(run_date=run_date), id=job, replace_existing=True,
+                args=[state.id, job], misfire_grace_time=None, coalesce=True,
+            )
+        self._pending[state.id] = wanted
+
+    def jobs(self, playoff_id: str) -> list[Transition]:
+        """The transitions registered for a play-off, soonest first."""
+        return sorted(self._pending.get(playoff_id, {}).values(), key=lambda t: (t.at, t.job))
+
+    async def _fire(self, playoff_id: str, job: str) -> None:
+        transition = self._pending.get(playoff_id, {}).pop(job, None)
+        if transition is not None:
+            await self._fire_transition(playoff_id, transition)
+
+    async def fire_due(self) -> list[Transition]:
+        """Fire, in order, every registered transition due by the injected clock's now."""
+        fired: list[Transition] = []
+        while True:
+            now = self.time.now()
+            due = [
+                t for jobs in self._pending.values() for t in jobs.values() if t.at <= now
+            ]
+            if not due:
+                return fired
+            first = min(due, key=lambda t: (t.at, t.job))
+            playoff_id = first.job.split(":")[1]
+            self._pending[playoff_id].pop(first.job, None)
+            if self.aps.get_job(first.job) is not None:
+                self.aps.remove_job(first.job)
+            await self._fire_transition(playoff_id, first)
+            fired.append(first)
+
+    async def _fire_transition(self, playoff_id: str, transition: Transition) -> None:
+        with contextlib.suppress(Conflict):  # fired already: a job id is applied once
+            await self.service.command(
+                playoff_id, [NewEvent("transition-fired", transition.data())],
+                actor="scheduler", command_id=transition.job,
+            )

@@ -1,0 +1,337 @@
+"""The current state of events and play-offs: a pure fold of their logged events.
+
+Two kinds of stream live in the log:
+
+* ``event-{id}``: a main event uploaded by its chief arbiter, with the tokens
+  issued for it and the play-offs created from it;
+* ``playoff-{id}``: everything that happens in one play-off.
+
+:func:`apply_event` and :func:`apply_playoff` take a state and one logged event
+and give the next state; they raise :class:`PlayoffError` when the event is not an
+allowed transition. The service uses the same functions to check a command
+before it is logged, so the log only ever holds events that fold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from orchestrator.auth import Role, TokenRecord
+from orchestrator.store import StoredEvent
+from playoff_formats.errors import PlayoffError
+from playoff_formats.io.json_event import parse_event
+from playoff_formats.model import Event, Result
+from playoff_formats.playoff import (
+    Playoff,
+    choose_armageddon_colours,
+    correct_result,
+    record_result,
+    set_game_one_colours,
+    start_match,
+)
+from playoff_formats.timecontrol import TimeControl
+
+GameKey = tuple[int, int]  # (match id, game number)
+
+
+def event_stream(event_id: str) -> str:
+    return f"event-{event_id}"
+
+
+def playoff_stream(playoff_id: str) -> str:
+    return f"playoff-{playoff_id}"
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class EventState:
+    """A main event as uploaded, with its tokens and play-offs."""
+
+    id: str
+    seq: int
+    event: Event
+    tokens: tuple[TokenRecord, ...] = ()
+    playoffs: tuple[str, ...] = ()
+
+
+def apply_event(state: EventState | None, logged: StoredEvent) -> EventState:
+    data = logged.data
+    if logged.type == "event-created":
+        if state is not None:
+            raise PlayoffError("the event already exists")
+        event = parse_event(data["event_json"], "stored event")
+        chief = _token(data["chief"])
+        return EventState(id=data["id"], seq=logged.seq, event=event, tokens=(chief,))
+    if state is None:
+        raise PlayoffError(f"{logged.type} before the event was created")
+    if logged.type == "token-issued":
+        return replace(state, seq=logged.seq, tokens=(*state.tokens, _token(data)))
+    if logged.type == "playoff-linked":
+        return replace(state, seq=logged.seq, playoffs=(*state.playoffs, data["playoff_id"]))
+    raise PlayoffError(f"unknown event type {logged.type!r}")
+
+
+def _token(data: dict[str, Any]) -> TokenRecord:
+    return TokenRecord(
+        token_id=data["token_id"], role=Role(data["role"]), label=data["label"],
+        digest=data["digest"],
+    )
+
+
+# --------------------------------------------------------------------------- play-offs
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A lot, coin toss or cut as logged: what for, how, and the published hash."""
+
+    seq: int
+    kind: str
+    match: int | None
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlayoffState:
+    """One play-off: its bracket and results, and what the schedule needs to know."""
+
+    id: str
+    event_id: str
+    seq: int
+    regulation: str
+    playoff: Playoff
+    names: dict[str, str]
+    main_event_ended: dict[str, datetime]
+    prizes: tuple[str, ...] = ()
+    points: tuple[str, ...] = ()
+    deadline: datetime | None = None
+    not_before: datetime | None = None
+    started_at: dict[GameKey, datetime] = field(default_factory=dict)
+    ended_at: dict[GameKey, datetime] = field(default_factory=dict)
+    moved_starts: dict[GameKey, datetime] = field(default_factory=dict)
+    draws: tuple[Draw, ...] = ()
+    fired: frozenset[str] = frozenset()
+    changes: tuple[dict[str, Any], ...] = ()
+    updated_at: datetime | None = None
+
+
+def apply_playoff(state: PlayoffState | None, logged: StoredEvent) -> PlayoffState:
+    """The state after ``logged``; :class:`PlayoffError` if it is not allowed."""
+    data = logged.data
+    if logged.type == "playoff-created":
+        if state is not None:
+            raise PlayoffError("the play-off already exists")
+        return PlayoffState(
+            id=data["id"],
+            event_id=data["event_id"],
+            seq=logged.seq,
+            regulation=data["regulation"],
+            playoff=Playoff.model_validate(data["playoff"]),
+            names=dict(data["names"]),
+            main_event_ended={
+                p: datetime.fromisoformat(t) for p, t in data["main_event_ended"].items()
+            },
+            prizes=tuple(data.get("prizes", ())),
+            points=tuple(data.get("points", ())),
+            deadline=_time(data.get("deadline")),
+            not_before=_time(data.get("not_before")),
+            updated_at=logged.recorded_at,
+        )
+    if state is None:
+        raise PlayoffError(f"{logged.type} before the play-off was created")
+    step = _PLAYOFF_STEPS.get(logged.type)
+    if step is None:
+        raise PlayoffError(f"unknown play-off event type {logged.type!r}")
+    after = step(state, data, logged)
+    return replace(after, seq=logged.seq, updated_at=logged.recorded_at)
+
+
+def _time(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _key(data: dict[str, Any]) -> GameKey:
+    return (int(data["match"]), int(data["game"]))
+
+
+def _lots_drawn(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+    playoff = set_game_one_colours(state.playoff, data["match"], data["white"], data["black"])
+    draw = Draw(seq=logged.seq, kind="lots", match=data["match"], data=data)
+    return replace(state, playoff=playoff, draws=(*state.draws, draw))
+
+
+def _coin_tossed(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+    match = state.playoff.match(data["match"])
+    if data["winner"] not in match.players:
+        raise PlayoffError(f"{data['winner']} does not play in match {match.id}")
+    game = state.playoff.game(match.id, 3)
+    if game is None:
+        raise PlayoffError(
+            f"match {match.id} needs no Armageddon: it is not level after two games"
+        )
+    if game.white is not None:
+        raise PlayoffError(f"the Armageddon colours of match {match.id} are already chosen")
+    draw = Draw(seq=logged.seq, kind="coin-toss", match=match.id, data=data)
+    return replace(state, draws=(*state.draws, draw))
+
+
+def _armageddon_colours(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    toss = [d for d in state.draws if d.kind == "coin-toss" and d.match == data["match"]]
+    if not toss:
+        raise PlayoffError(
+            f"toss the coin for match {data['match']} first: the winner of the toss chooses "
+            "the colours (GCT 2015 reg. 10 c)"
+        )
+    playoff = choose_armageddon_colours(
+        state.playoff, data["match"], data["white"], data["black"]
+    )
+    return replace(state, playoff=playoff)
+
+
+def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+    key = _key(data)
+    game = state.playoff.game(*key)
+    if game is None:
+        raise PlayoffError(f"match {key[0]} has no game {key[1]} to start")
+    if game.white is None:
+        raise PlayoffError(
+            f"match {key[0]}, game {key[1]}: draw the colours before the game starts"
+        )
+    if key in state.started_at:
+        raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
+    if game.result is not None:
+        raise PlayoffError(f"match {key[0]}, game {key[1]} is already over")
+    playoff = state.playoff
+    if not playoff.match(key[0]).started:
+        playoff = start_match(playoff, key[0])
+    started = {**state.started_at, key: logged.recorded_at}
+    return replace(state, playoff=playoff, started_at=started)
+
+
+def _result_recorded(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    key = _key(data)
+    playoff = record_result(state.playoff, key[0], key[1], Result(data["result"]))
+    started = state.started_at
+    if key not in started:
+        # A result entered without a recorded start: the game is over, its start unknown.
+        started = {**started, key: logged.recorded_at}
+    ended = {**state.ended_at, key: logged.recorded_at}
+    return replace(state, playoff=playoff, started_at=started, ended_at=ended)
+
+
+def _result_corrected(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    key = _key(data)
+    playoff = correct_result(state.playoff, key[0], key[1], Result(data["result"]))
+    # Games voided by the correction lose their times: they will be played again.
+    still = {(g.match, g.number) for g in playoff.games if g.result is not None}
+    ended = {k: v for k, v in state.ended_at.items() if k in still}
+    started = {k: v for k, v in state.started_at.items() if k in still or k == key}
+    change = {"seq": logged.seq, "type": "result-corrected", **data}
+    return replace(
+        state, playoff=playoff, started_at=started, ended_at=ended,
+        changes=(*state.changes, change),
+    )
+
+
+def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+    key = _key(data)
+    if state.playoff.game(*key) is None and key[1] not in (1, 2, 3):
+        raise PlayoffError(f"match {key[0]} has no game {key[1]}")
+    if key in state.started_at:
+        raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
+    at = datetime.fromisoformat(data["at"])
+    change = {"seq": logged.seq, "type": logged.type, **data}
+    return replace(
+        state,
+        moved_starts={**state.moved_starts, key: at},
+        changes=(*state.changes, change),
+    )
+
+
+def _time_control_shortened(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    new = TimeControl.parse(data["time_control"])
+    targets = [data["match"]] if data.get("match") is not None else [
+        m.id for m in state.playoff.matches if not m.bye and not _begun(state, m.id)
+    ]
+    matches = list(state.playoff.matches)
+    for match_id in targets:
+        match = state.playoff.match(match_id)
+        if _begun(state, match_id):
+            raise PlayoffError(f"match {match_id} has begun: its time control cannot change")
+        old = match.time_control
+        if old is not None and new.estimated_duration_ms() > old.estimated_duration_ms():
+            raise PlayoffError(
+                f"{new} is not shorter than {old}: the chief arbiter may only shorten the "
+                "time limits (GCT 2015 reg. 5)"
+            )
+        matches = [m.model_copy(update={"time_control": new}) if m.id == match_id else m
+                   for m in matches]
+    if not targets:
+        raise PlayoffError("every match has begun: no time control is left to shorten")
+    playoff = state.playoff.model_copy(update={"matches": tuple(matches)})
+    change = {"seq": logged.seq, "type": logged.type, **data}
+    return replace(state, playoff=playoff, changes=(*state.changes, change))
+
+
+def _begun(state: PlayoffState, match_id: int) -> bool:
+    return any(k[0] == match_id for k in state.started_at)
+
+
+def _deadline_set(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+    change = {"seq": logged.seq, "type": logged.type, **data}
+    return replace(
+        state, deadline=_time(data.get("deadline")), changes=(*state.changes, change)
+    )
+
+
+def _transition_fired(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    if data["job"] in state.fired:
+        raise PlayoffError(f"{data['job']} has already fired")
+    return replace(state, fired=state.fired | {data["job"]})
+
+
+_PLAYOFF_STEPS = {
+    "lots-drawn": _lots_drawn,
+    "coin-tossed": _coin_tossed,
+    "armageddon-colours-chosen": _armageddon_colours,
+    "game-started": _game_started,
+    "result-recorded": _result_recorded,
+    "result-corrected": _result_corrected,
+    "start-moved": _start_moved,
+    "postponed": _start_moved,
+    "time-control-shortened": _time_control_shortened,
+    "deadline-set": _deadline_set,
+    "transition-fired": _transition_fired,
+}
+
+
+def fold_playoff(events: list[StoredEvent]) -> PlayoffState:
+    state: PlayoffState | None = None
+    for logged in events:
+        state = apply_playoff(state, logged)
+    if state is None:
+        raise PlayoffError("no such play-off")
+    return state
+
+
+def fold_event(events: list[StoredEvent]) -> EventState:
+    state: EventState | None = None
+    for logged in events:
+        state = apply_event(state, logged)
+    if state is None:
+        raise PlayoffError("no such event")
+    return state

@@ -1,0 +1,61 @@
+"""What the API shows of a play-off: its state as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orchestrator.state import PlayoffState
+from playoff_formats.builders.gct import bracket_json
+from playoff_formats.playoff import GameKind, champion
+
+
+def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) -> dict[str, Any]:
+    playoff = state.playoff
+    bracket = bracket_json(playoff)
+    by_id = {m["id"]: m for m in bracket["matches"]}
+    matches = []
+    for match in playoff.matches:
+        view = dict(by_id[match.id])
+        view["status"] = match.status.value
+        view["players"] = list(match.players)
+        view["decision"] = (
+            match.decision.model_dump(mode="json") if match.decision is not None else None
+        )
+        view["games"] = [
+            {
+                "number": g.number,
+                "kind": g.kind.value,
+                "white": g.white,
+                "black": g.black,
+                "result": g.result.value if g.result is not None else None,
+                "started_at": _iso(state.started_at.get((g.match, g.number))),
+                "ended_at": _iso(state.ended_at.get((g.match, g.number))),
+                "armageddon": (
+                    {"white_ms": 360_000, "black_ms": 300_000, "draw_means": "black wins"}
+                    if g.kind is GameKind.ARMAGEDDON
+                    else None
+                ),
+            }
+            for g in playoff.games_of(match.id)
+        ]
+        matches.append(view)
+    return {
+        "id": state.id,
+        "event_id": state.event_id,
+        "seq": state.seq,
+        "regulation": state.regulation,
+        "name": playoff.name,
+        "names": state.names,
+        "participants": bracket["participants"],
+        "matches": matches,
+        "champion": champion(playoff),
+        "deadline": _iso(state.deadline),
+        "schedule": schedule,
+        "draws": [{"seq": d.seq, "kind": d.kind, "match": d.match, **d.data} for d in state.draws],
+        "changes": list(state.changes),
+        "updated_at": _iso(state.updated_at),
+    }
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else str(value.isoformat())
