@@ -6,6 +6,7 @@ Nothing lives at module level: everything the app needs is made in
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -39,6 +40,7 @@ def create_app(
         scheduler = PlayoffScheduler(service, clock, settings)
         service.listen(scheduler.on_events)
         scheduler.start()
+        app.state.loop = asyncio.get_running_loop()
         app.state.service = service
         app.state.scheduler = scheduler
         app.state.settings = settings

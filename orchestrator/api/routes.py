@@ -237,6 +237,20 @@ async def get_playoff(playoff_id: str, service: ServiceDep, token: TokenDep) -> 
     return playoff_view(state, service.schedule_of(state))
 
 
+@router.get("/playoffs/{playoff_id}/jobs", summary="The timed transitions waiting to fire")
+async def get_jobs(
+    playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
+) -> dict[str, Any]:
+    _reader(service, playoff_id, token)
+    scheduler = request.app.state.scheduler
+    return {
+        "jobs": [
+            {**t.data(), "registered": scheduler.aps.get_job(t.job) is not None}
+            for t in scheduler.jobs(playoff_id)
+        ]
+    }
+
+
 @router.get("/playoffs/{playoff_id}/events", summary="The play-off's log, for audit")
 async def get_log(
     playoff_id: str,

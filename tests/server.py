@@ -1,0 +1,85 @@
+"""The real app on a real port, with a real SQLite file, for end-to-end tests."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+
+from orchestrator.app import create_app
+from orchestrator.scheduler import PlayoffScheduler
+from orchestrator.service import Service
+from orchestrator.settings import Settings
+from orchestrator.timesource import TimeSource
+
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class RunningServer:
+    base_url: str
+    app: FastAPI
+    db: Path
+    port: int
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.base_url, headers=headers, trust_env=False, timeout=10)
+
+    @property
+    def service(self) -> Service:
+        service: Service = self.app.state.service
+        return service
+
+    @property
+    def scheduler(self) -> PlayoffScheduler:
+        scheduler: PlayoffScheduler = self.app.state.scheduler
+        return scheduler
+
+    def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run a coroutine on the server's own event loop and wait for it."""
+        loop: asyncio.AbstractEventLoop = self.app.state.loop
+        return asyncio.run_coroutine_threadsafe(_wrap(work), loop).result(timeout=10)
+
+
+async def _wrap(work: Callable[[], Awaitable[T]]) -> T:
+    return await work()
+
+
+@contextmanager
+def running_server(
+    db: Path, time_source: TimeSource | None = None, port: int | None = None, **kwargs: Any
+) -> Iterator[RunningServer]:
+    port = port or free_port()
+    app = create_app(Settings(db_path=db, port=port), time_source, **kwargs)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.01)
+    try:
+        yield RunningServer(f"http://127.0.0.1:{port}", app, db, port)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
