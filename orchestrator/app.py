@@ -13,9 +13,11 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from orchestrator.api import pages
+from orchestrator.api import pages, ws
 from orchestrator.api.routes import router
+from orchestrator.clocks import FlagTimers
 from orchestrator.errors import ServiceError
+from orchestrator.hub import Hub
 from orchestrator.scheduler import PlayoffScheduler
 from orchestrator.service import Service, new_id
 from orchestrator.settings import Settings
@@ -38,15 +40,24 @@ def create_app(
         service = Service(store, clock, ids=ids)
         await service.load()
         scheduler = PlayoffScheduler(service, clock, settings)
+        flags = FlagTimers(service, clock)
+        hub = Hub(service, clock)
+        service.listen(flags.on_events)
+        service.listen(hub.on_events)
         service.listen(scheduler.on_events)
         scheduler.start()
+        flags.sync_all()
         app.state.loop = asyncio.get_running_loop()
         app.state.service = service
         app.state.scheduler = scheduler
+        app.state.flags = flags
+        app.state.hub = hub
         app.state.settings = settings
         try:
             yield
         finally:
+            flags.cancel_all()
+            await hub.close_all()
             scheduler.shutdown()
             await store.aclose()
 
@@ -58,6 +69,7 @@ def create_app(
     )
     app.include_router(router)
     app.include_router(pages.router)
+    app.include_router(ws.router)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:

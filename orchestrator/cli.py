@@ -199,7 +199,9 @@ def serve(
 ) -> None:
     """Run the service."""
     settings = Settings(db_path=db, host=host, port=port)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536
+    )
 
 
 @app.command()
@@ -235,7 +237,9 @@ def demo(
     console.print(f"  Chief arbiter's token: {made.chief_token}", highlight=False)
     console.print(f"  Arbiter's token:       {made.arbiter_token}", highlight=False)
     console.print(f"  Play-off:        {base}/api/playoffs/{made.playoff_id}", highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536
+    )
 
 
 def print_standings(console: Console, result: Standings, title: str) -> None:

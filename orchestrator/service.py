@@ -30,6 +30,7 @@ from orchestrator.state import (
 )
 from orchestrator.store import AsyncEventStore, NewEvent, StoredEvent
 from orchestrator.timesource import TimeSource
+from orchestrator.views import armageddon_view, clock_view
 from playoff_formats import lots
 from playoff_formats.builders.gct import gct2015_playoff
 from playoff_formats.errors import PlayoffError
@@ -320,14 +321,18 @@ class Service:
                 if earlier is not None:
                     return earlier
             trial = state
+            now_ms = self.time.server_ms()
+            logged_events: list[NewEvent] = []
             for seq, event in enumerate(events, start=state.seq + 1):
-                probe = StoredEvent(stream, seq, event.type, dict(event.data), actor, now)
+                data = {**event.data, "at_ms": event.data.get("at_ms", now_ms)}
+                probe = StoredEvent(stream, seq, event.type, data, actor, now)
                 try:
                     trial = apply_playoff(trial, probe)
                 except PlayoffError as exc:
                     raise Conflict(exc.args[0] if exc.args else str(exc)) from None
+                logged_events.append(NewEvent(event.type, _enrich(trial, event.type, data)))
             stored = await self.store.append_many(
-                stream, list(events), actor=actor, recorded_at=now,
+                stream, logged_events, actor=actor, recorded_at=now,
                 expected_seq=state.seq, command_id=command_id,
             )
             for logged in stored:
@@ -383,6 +388,29 @@ class Service:
             "match": match_id, "winner": revealed.outcome.winner,
             "draw": revealed.model_dump(mode="json"),
         })
+
+
+CLOCK_EVENTS = frozenset({
+    "game-started", "clock-pressed", "clock-paused", "clock-resumed", "clock-adjusted",
+    "flag-fell", "result-recorded",
+})
+
+
+def _enrich(state: PlayoffState, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The event's data as logged and streamed: with the clock as it is after it, and
+    for an Armageddon, who has White, the times and that a draw means Black wins."""
+    if type_ == "armageddon-colours-chosen":
+        return {**data, "armageddon": armageddon_view(state, int(data["match"]))}
+    if type_ not in CLOCK_EVENTS or "match" not in data or "game" not in data:
+        return data
+    key = (int(data["match"]), int(data["game"]))
+    clock = state.clocks.get(key)
+    if clock is None:
+        return data
+    enriched = {**data, "clock": clock_view(key, clock, int(data["at_ms"]))}
+    if type_ == "game-started" and key[1] == 3:
+        enriched["armageddon"] = armageddon_view(state, key[0])
+    return enriched
 
 
 def physical(kind: str, outcome: Mapping[str, Any], conducted_by: str) -> dict[str, Any]:

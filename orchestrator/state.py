@@ -20,10 +20,12 @@ from typing import Any
 
 from orchestrator.auth import Role, TokenRecord
 from orchestrator.store import StoredEvent
+from playoff_formats.clock import Clock, ClockStatus, FlagFellError
 from playoff_formats.errors import PlayoffError
 from playoff_formats.io.json_event import parse_event
-from playoff_formats.model import Event, Result
+from playoff_formats.model import Colour, Event, Result
 from playoff_formats.playoff import (
+    GameKind,
     Playoff,
     choose_armageddon_colours,
     correct_result,
@@ -115,6 +117,7 @@ class PlayoffState:
     moved_starts: dict[GameKey, datetime] = field(default_factory=dict)
     draws: tuple[Draw, ...] = ()
     fired: frozenset[str] = frozenset()
+    clocks: dict[GameKey, Clock] = field(default_factory=dict)
     changes: tuple[dict[str, Any], ...] = ()
     updated_at: datetime | None = None
 
@@ -211,7 +214,14 @@ def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent
     if not playoff.match(key[0]).started:
         playoff = start_match(playoff, key[0])
     started = {**state.started_at, key: logged.recorded_at}
-    return replace(state, playoff=playoff, started_at=started)
+    clocks = state.clocks
+    if "at_ms" in data:
+        match = playoff.match(key[0])
+        control = match.decider if game.kind is GameKind.ARMAGEDDON else match.time_control
+        if control is None:
+            raise PlayoffError(f"match {key[0]} has no time control for game {key[1]}")
+        clocks = {**clocks, key: Clock.new(control).start(int(data["at_ms"]))}
+    return replace(state, playoff=playoff, started_at=started, clocks=clocks)
 
 
 def _result_recorded(
@@ -219,12 +229,22 @@ def _result_recorded(
 ) -> PlayoffState:
     key = _key(data)
     playoff = record_result(state.playoff, key[0], key[1], Result(data["result"]))
+    clocks = state.clocks
+    clock = clocks.get(key)
+    if clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED):
+        since = clock.since_ms or 0
+        at_ms = max(int(data.get("at_ms", since)), since)
+        try:
+            clock = clock.stop(at_ms)
+        except FlagFellError:
+            clock = clock.flag(at_ms)  # the result came in after the flag had fallen
+        clocks = {**clocks, key: clock}
     started = state.started_at
     if key not in started:
         # A result entered without a recorded start: the game is over, its start unknown.
         started = {**started, key: logged.recorded_at}
     ended = {**state.ended_at, key: logged.recorded_at}
-    return replace(state, playoff=playoff, started_at=started, ended_at=ended)
+    return replace(state, playoff=playoff, started_at=started, ended_at=ended, clocks=clocks)
 
 
 def _result_corrected(
@@ -304,7 +324,38 @@ def _transition_fired(
     return replace(state, fired=state.fired | {data["job"]})
 
 
+def _clock_step(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    """Every clock transition: the pure clock decides whether it is allowed."""
+    key = _key(data)
+    clock = state.clocks.get(key)
+    if clock is None:
+        raise PlayoffError(f"match {key[0]}, game {key[1]} has no running clock: start it first")
+    at = int(data["at_ms"])
+    kind = logged.type
+    if kind == "clock-pressed":
+        clock = clock.press(Colour(data["side"]), int(data["move"]), at)
+    elif kind == "clock-paused":
+        clock = clock.pause(at)
+    elif kind == "clock-resumed":
+        clock = clock.resume(at)
+    elif kind == "clock-adjusted":
+        clock = clock.adjust(Colour(data["side"]), int(data["delta_ms"]), at)
+    elif kind == "flag-fell":
+        clock = clock.flag(at)
+    changes = state.changes
+    if kind == "clock-adjusted":
+        changes = (*changes, {"seq": logged.seq, "type": kind, **data})
+    return replace(state, clocks={**state.clocks, key: clock}, changes=changes)
+
+
 _PLAYOFF_STEPS = {
+    "clock-pressed": _clock_step,
+    "clock-paused": _clock_step,
+    "clock-resumed": _clock_step,
+    "clock-adjusted": _clock_step,
+    "flag-fell": _clock_step,
     "lots-drawn": _lots_drawn,
     "coin-tossed": _coin_tossed,
     "armageddon-colours-chosen": _armageddon_colours,

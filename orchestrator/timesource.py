@@ -22,15 +22,29 @@ class TimeSource(Protocol):
         """Milliseconds on a clock that never goes back (for chess clocks and flags)."""
         ...
 
+    def server_ms(self) -> int:
+        """Server time for clocks: the monotonic clock, set to Unix epoch ms at start-up.
+
+        It never goes back while the process runs, and reads as wall-clock time,
+        so clock instants logged by one process mean the same to the next one.
+        """
+        ...
+
 
 class SystemTime:
     """The real clocks of this machine."""
+
+    def __init__(self) -> None:
+        self._offset = time.time_ns() // 1_000_000 - time.monotonic_ns() // 1_000_000
 
     def now(self) -> datetime:
         return datetime.now(UTC)
 
     def monotonic_ms(self) -> int:
         return time.monotonic_ns() // 1_000_000
+
+    def server_ms(self) -> int:
+        return self.monotonic_ms() + self._offset
 
 
 @dataclass
@@ -45,6 +59,9 @@ class ManualTime:
 
     def monotonic_ms(self) -> int:
         return self.mono
+
+    def server_ms(self) -> int:
+        return int(self.wall.timestamp() * 1000)
 
     def advance(self, delta: timedelta | int) -> None:
         """Move both clocks on by ``delta`` (a timedelta, or milliseconds)."""

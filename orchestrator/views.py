@@ -6,6 +6,8 @@ from typing import Any
 
 from orchestrator.state import PlayoffState
 from playoff_formats.builders.gct import bracket_json
+from playoff_formats.clock import Clock
+from playoff_formats.model import Colour
 from playoff_formats.playoff import GameKind, champion
 
 
@@ -31,9 +33,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
                 "started_at": _iso(state.started_at.get((g.match, g.number))),
                 "ended_at": _iso(state.ended_at.get((g.match, g.number))),
                 "armageddon": (
-                    {"white_ms": 360_000, "black_ms": 300_000, "draw_means": "black wins"}
-                    if g.kind is GameKind.ARMAGEDDON
-                    else None
+                    armageddon_view(state, match.id) if g.kind is GameKind.ARMAGEDDON else None
                 ),
             }
             for g in playoff.games_of(match.id)
@@ -59,3 +59,35 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
 
 def _iso(value: Any) -> str | None:
     return None if value is None else str(value.isoformat())
+
+
+def clock_view(key: tuple[int, int], clock: Clock, at_ms: int) -> dict[str, Any]:
+    """A clock as displays get it: remaining ms per side at ``server_ms``, and who runs."""
+    snap = clock.snapshot(at_ms)
+    return {
+        "match": key[0],
+        "game": key[1],
+        "white_ms": snap["white_ms"],
+        "black_ms": snap["black_ms"],
+        "running": snap["running"],
+        "status": snap["status"],
+        "server_ms": at_ms,
+    }
+
+
+def armageddon_view(state: PlayoffState, match_id: int) -> dict[str, Any] | None:
+    """GCT 2015 reg. 10: who has White, the times, the increment, and the draw odds."""
+    match = state.playoff.match(match_id)
+    game = state.playoff.game(match_id, 3)
+    decider = match.decider
+    if game is None or decider is None:
+        return None
+    return {
+        "white": game.white,
+        "black": game.black,
+        "white_ms": decider.initial_ms(Colour.WHITE),
+        "black_ms": decider.initial_ms(Colour.BLACK),
+        "time_control": str(decider),
+        "increment": "+3 s from move 61",
+        "draw_means": "black wins",
+    }

@@ -69,7 +69,9 @@ def running_server(
 ) -> Iterator[RunningServer]:
     port = port or free_port()
     app = create_app(Settings(db_path=db, port=port), time_source, **kwargs)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

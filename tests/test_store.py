@@ -505,3 +505,15 @@ async def test_a_request_cancelled_while_queued_is_not_stored(path: Path) -> Non
             await second
         assert (await aio.append("po", "c", {}, actor=None, recorded_at=T0)).seq == 2
         assert [e.type for e in await aio.read("po")] == ["a", "c"]
+
+
+def test_find_command_returns_the_whole_batch(tmp_path: Path) -> None:
+    with SqliteEventStore(tmp_path / "log.db") as store:
+        store.append("s", "a", {}, actor=None, recorded_at=T0)
+        batch = store.append_many(
+            "s", [NewEvent("b", {}), NewEvent("c", {})], actor=None, recorded_at=T0,
+            command_id="cmd-1",
+        )
+        assert store.find_command("s", "cmd-1") == batch
+        assert store.find_command("s", "cmd-2") is None
+        assert store.find_command("other", "cmd-1") is None

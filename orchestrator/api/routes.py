@@ -413,7 +413,10 @@ async def shorten_time_control(
     service: ServiceDep, token: TokenDep,
 ) -> dict[str, Any]:
     _writer(service, playoff_id, token)
-    TimeControl.parse(body.time_control)  # refuse bad notation with its column (422)
+    try:
+        TimeControl.parse(body.time_control)
+    except InputError as exc:  # bad notation: 422 naming the field and the column
+        raise InputError(exc.reason, path="time_control", line=exc.line, column=exc.column) from None
     event = NewEvent("time-control-shortened", {
         "match": body.match, "time_control": body.time_control, "reason": body.reason,
     })

@@ -1,0 +1,302 @@
+"""The websocket endpoint: ``/ws/playoffs/{playoff_id}`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from orchestrator.auth import Role
+from orchestrator.errors import ServiceError
+from orchestrator.hub import Connection, Hub, encode, event_frame
+from orchestrator.service import Service
+from orchestrator.state import playoff_stream
+from orchestrator.store import NewEvent
+from playoff_formats.errors import PlayoffError
+from playoff_formats.lots import CoinFace
+from playoff_formats.model import Colour, Result
+
+router = APIRouter()
+
+HELLO_TIMEOUT_S = 5.0
+COMMAND_RATE = 20.0
+COMMAND_BURST = 40.0
+
+
+class _Cmd(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _GameCmd(_Cmd):
+    match: int = Field(ge=1)
+    game: int = Field(ge=1)
+
+
+class StartClock(_GameCmd):
+    type: Literal["start-clock"]
+
+
+class Press(_GameCmd):
+    type: Literal["press"]
+    side: Colour
+    move: int = Field(ge=1)
+
+
+class Pause(_GameCmd):
+    type: Literal["pause"]
+
+
+class Resume(_GameCmd):
+    type: Literal["resume"]
+
+
+class Adjust(_GameCmd):
+    type: Literal["adjust"]
+    side: Colour
+    delta_ms: int
+    reason: str = Field(min_length=3)
+
+
+class RecordResult(_GameCmd):
+    type: Literal["result"]
+    result: Result
+
+
+class Lots(_Cmd):
+    type: Literal["lots"]
+    match: int = Field(ge=1)
+
+
+class CoinToss(_Cmd):
+    type: Literal["coin-toss"]
+    match: int = Field(ge=1)
+    caller: str
+    call: CoinFace
+
+
+class ArmageddonColours(_Cmd):
+    type: Literal["armageddon-colours"]
+    match: int = Field(ge=1)
+    white: str
+    black: str
+
+
+Command = Annotated[
+    StartClock | Press | Pause | Resume | Adjust | RecordResult | Lots | CoinToss
+    | ArmageddonColours,
+    Field(discriminator="type"),
+]
+_COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+def events_for(service: Service, playoff_id: str, command: Command) -> list[NewEvent]:
+    state = service.playoff(playoff_id)
+    match command:
+        case StartClock():
+            return [NewEvent("game-started", {"match": command.match, "game": command.game})]
+        case Press():
+            return [NewEvent("clock-pressed", {
+                "match": command.match, "game": command.game, "side": command.side.value,
+                "move": command.move,
+            })]
+        case Pause():
+            return [NewEvent("clock-paused", {"match": command.match, "game": command.game})]
+        case Resume():
+            return [NewEvent("clock-resumed", {"match": command.match, "game": command.game})]
+        case Adjust():
+            return [NewEvent("clock-adjusted", {
+                "match": command.match, "game": command.game, "side": command.side.value,
+                "delta_ms": command.delta_ms, "reason": command.reason,
+            })]
+        case RecordResult():
+            return [NewEvent("result-recorded", {
+                "match": command.match, "game": command.game, "result": command.result.value,
+            })]
+        case Lots():
+            return [service.draw_game_one_colours(state, command.match)]
+        case CoinToss():
+            return [service.toss_coin(state, command.match, command.caller, command.call)]
+        case ArmageddonColours():
+            return [NewEvent("armageddon-colours-chosen", {
+                "match": command.match, "white": command.white, "black": command.black,
+            })]
+
+
+class _Bucket:
+    """A token bucket: ``rate`` commands a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.level, self.at = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+@router.websocket("/ws/playoffs/{playoff_id}")
+async def playoff_socket(websocket: WebSocket, playoff_id: str) -> None:
+    service: Service = websocket.app.state.service
+    hub: Hub = websocket.app.state.hub
+    await websocket.accept()
+    try:
+        hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT_S))
+    except (TimeoutError, json.JSONDecodeError, KeyError):
+        await websocket.close(code=4408, reason="send hello first")
+        return
+    except WebSocketDisconnect:
+        return
+    d = hello.get("d") if isinstance(hello, dict) else None
+    if not isinstance(hello, dict) or hello.get("t") != "hello" or not isinstance(d, dict):
+        await websocket.close(code=4408, reason="send hello first")
+        return
+    try:
+        state = service.playoff(playoff_id)
+        record = service.authorize(state.event_id, str(d.get("token") or ""), write=False)
+    except ServiceError as exc:
+        code = 4404 if exc.status == 404 else 4401
+        await websocket.send_text(encode("error", 0, {"code": "forbidden", "reason": exc.reason}))
+        await websocket.close(code=code, reason=exc.reason[:120])
+        return
+
+    connection = Connection(
+        hub=hub, socket=websocket, playoff_id=playoff_id, role=record.role,
+        token_id=record.token_id, name=str(d.get("client") or ""), queue_size=hub.queue_size,
+    )
+    hub.join(connection)  # live events are held until the catch-up is queued
+    last_seq = d.get("last_seq")
+    connection.send(encode("welcome", state.seq, {
+        "role": record.role.value, "server_ms": service.time.server_ms(),
+        "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
+    }))
+    await _catch_up(service, hub, connection, last_seq)
+    sender = asyncio.create_task(connection.run_sender())
+    beat = asyncio.create_task(_heartbeat(service, hub, connection))
+    try:
+        await _receive(service, hub, connection, websocket)
+    finally:
+        hub.leave(connection)
+        sender.cancel()
+        beat.cancel()
+
+
+async def _catch_up(
+    service: Service, hub: Hub, connection: Connection, last_seq: object
+) -> None:
+    state = service.playoff(connection.playoff_id)
+    current = state.seq
+    usable = (
+        isinstance(last_seq, int) and not isinstance(last_seq, bool)
+        and 0 <= last_seq <= current and current - last_seq <= hub.catchup_limit
+    )
+    if usable:
+        assert isinstance(last_seq, int)
+        missed = await service.store.read(playoff_stream(connection.playoff_id), after=last_seq)
+        connection.last_seq = last_seq
+        upto = last_seq
+        for logged in missed:
+            connection.send(event_frame(logged))
+            upto = logged.seq
+        connection.release(upto)
+    else:
+        state = service.playoff(connection.playoff_id)
+        connection.send(hub.snapshot_frame(state))
+        connection.release(state.seq)
+
+
+async def _heartbeat(service: Service, hub: Hub, connection: Connection) -> None:
+    interval = hub.heartbeat_ms / 1000
+    while not connection.closed:
+        await asyncio.sleep(interval)
+        if time.monotonic() - connection.last_heard > 3 * interval:
+            hub.drop(connection, 4408, "silent for three heartbeats")
+            return
+        seq = service.playoff(connection.playoff_id).seq
+        connection.send(encode("ping", seq, {"server_ms": service.time.server_ms()}))
+
+
+def _refuse(
+    service: Service, connection: Connection, code: str, reason: str, command_id: str | None = None
+) -> None:
+    """An error frame: the command or frame is refused and nothing changes."""
+    seq = service.playoff(connection.playoff_id).seq
+    extra = {"id": command_id} if command_id is not None else {}
+    connection.send(encode("error", seq, {"code": code, "reason": reason}, **extra))
+
+
+async def _receive(
+    service: Service, hub: Hub, connection: Connection, websocket: WebSocket
+) -> None:
+    bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
+    while not connection.closed:
+        try:
+            text = await websocket.receive_text()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        connection.last_heard = time.monotonic()
+        try:
+            frame = json.loads(text)
+        except json.JSONDecodeError as exc:
+            _refuse(service, connection, "bad-frame", f"not JSON: {exc.msg}")
+            continue
+        if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
+            _refuse(service, connection, "bad-frame", 'a frame is an object with "t"')
+            continue
+        kind = frame["t"]
+        if kind == "pong":
+            continue
+        if kind == "ping":
+            seq = service.playoff(connection.playoff_id).seq
+            connection.send(encode("pong", seq, {"server_ms": service.time.server_ms()}))
+            continue
+        if kind != "cmd":
+            _refuse(service, connection, "bad-frame", f"unknown frame type {kind!r}")
+            continue
+        command_id = frame.get("id")
+        if not isinstance(command_id, str) or not 1 <= len(command_id) <= 64:
+            _refuse(service, connection, "bad-command", "a command needs an id of 1-64 characters")
+            continue
+        if not connection.role.may_write():
+            _refuse(service, connection, "read-only", "a display is read-only", command_id)
+            continue
+        if not bucket.take():
+            _refuse(service, connection, "rate-limited", "more than 20 commands a second",
+                    command_id)
+            continue
+        await _command(service, connection, command_id, frame.get("d"))
+
+
+async def _command(
+    service: Service, connection: Connection, command_id: str, body: Any
+) -> None:
+    playoff_id = connection.playoff_id
+    try:
+        command = _COMMANDS.validate_python(body)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        _refuse(service, connection, "bad-command", f"{where}: {first['msg']}", command_id)
+        return
+    try:
+        events = events_for(service, playoff_id, command)
+        stored = await service.command(
+            playoff_id, events, actor=f"{connection.role.value}:{connection.token_id}",
+            command_id=f"ws:{connection.token_id}:{command_id}",
+        )
+    except (ServiceError, PlayoffError) as exc:
+        reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
+        _refuse(service, connection, "conflict", str(reason), command_id)
+        return
+    seq = service.playoff(playoff_id).seq
+    connection.send(encode("ack", seq, {"seqs": [e.seq for e in stored]}, id=command_id))
+
+
+__all__ = ["Role", "router"]

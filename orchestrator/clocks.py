@@ -1,0 +1,121 @@
+"""Running clocks: one flag timer per running clock, and the flags the server decides.
+
+There is no ticking loop. Each running clock has one timer, set at the exact
+instant its flag falls (``Clock.flag_at_ms``), moved whenever the clock changes
+(every press, pause, adjustment). When it fires the server checks the clock is
+still the one it was set for, then logs ``flag-fell`` at that instant and the
+result it implies: the side whose flag fell loses. (Insufficient material to
+mate is not known to the service: the arbiter corrects such a result.)
+
+The timer is an ``asyncio`` timer, on the loop's monotonic clock. Its lateness
+(how long after the flag instant it fired) is kept for the benchmarks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from orchestrator.errors import Conflict
+from orchestrator.state import GameKey, PlayoffState
+from orchestrator.store import NewEvent, StoredEvent
+from orchestrator.timesource import TimeSource
+from playoff_formats.model import Colour
+
+if TYPE_CHECKING:
+    from orchestrator.service import Service
+
+
+@dataclass
+class _Timer:
+    flag_at_ms: int
+    handle: asyncio.TimerHandle | None
+
+
+@dataclass
+class FlagTimers:
+    service: Service
+    time: TimeSource
+    lateness_ms: list[int] = field(default_factory=list)
+    _timers: dict[tuple[str, GameKey], _Timer] = field(default_factory=dict)
+    _tasks: set[asyncio.Future[None]] = field(default_factory=set)
+
+    async def on_events(self, state: PlayoffState, stored: list[StoredEvent] | object) -> None:
+        self.sync(state)
+
+    def sync_all(self) -> None:
+        for state in self.service.playoffs():
+            self.sync(state)
+
+    def sync(self, state: PlayoffState) -> None:
+        """One timer per running clock of ``state``, at its flag instant."""
+        wanted: dict[GameKey, int] = {}
+        for key, clock in state.clocks.items():
+            flag_at = clock.flag_at_ms()
+            if flag_at is not None:
+                wanted[key] = flag_at
+        for (playoff_id, key), timer in list(self._timers.items()):
+            if playoff_id == state.id and wanted.get(key) != timer.flag_at_ms:
+                if timer.handle is not None:
+                    timer.handle.cancel()
+                del self._timers[(playoff_id, key)]
+        for key, flag_at in wanted.items():
+            if (state.id, key) not in self._timers:
+                self._timers[(state.id, key)] = _Timer(flag_at, self._arm(state.id, key, flag_at))
+
+    def _arm(self, playoff_id: str, key: GameKey, flag_at: int) -> asyncio.TimerHandle | None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        delay = max(0, flag_at - self.time.server_ms()) / 1000
+        return loop.call_later(delay, self._spawn, playoff_id, key, flag_at)
+
+    def _spawn(self, playoff_id: str, key: GameKey, flag_at: int) -> None:
+        task = asyncio.ensure_future(self._fire(playoff_id, key, flag_at))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _fire(self, playoff_id: str, key: GameKey, flag_at: int) -> None:
+        now = self.time.server_ms()
+        if now < flag_at:  # woken early (timer granularity): wait the rest
+            self._timers[(playoff_id, key)] = _Timer(flag_at, self._arm(playoff_id, key, flag_at))
+            return
+        state = self.service.playoff(playoff_id)
+        clock = state.clocks.get(key)
+        if clock is None or clock.flag_at_ms() != flag_at or clock.running is None:
+            return
+        self.lateness_ms.append(now - flag_at)
+        self._timers.pop((playoff_id, key), None)
+        side = clock.running
+        result = "0-1" if side is Colour.WHITE else "1-0"
+        data = {"match": key[0], "game": key[1], "at_ms": flag_at}
+        events = [
+            NewEvent("flag-fell", {**data, "side": side.value}),
+            NewEvent("result-recorded", {**data, "result": result, "reason": f"{side.value} flag"}),
+        ]
+        with contextlib.suppress(Conflict):  # the arbiter was quicker: nothing to do
+            await self.service.command(
+                playoff_id, events, actor="server",
+                command_id=f"flag:{playoff_id}:{key[0]}:{key[1]}:{flag_at}",
+            )
+
+    async def fire_due(self) -> int:
+        """Fire every flag due by the injected clock now (for tests with a manual clock)."""
+        fired = 0
+        now = self.time.server_ms()
+        for (playoff_id, key), timer in list(self._timers.items()):
+            if timer.flag_at_ms <= now:
+                if timer.handle is not None:
+                    timer.handle.cancel()
+                await self._fire(playoff_id, key, timer.flag_at_ms)
+                fired += 1
+        return fired
+
+    def cancel_all(self) -> None:
+        for timer in self._timers.values():
+            if timer.handle is not None:
+                timer.handle.cancel()
+        self._timers.clear()
