@@ -416,7 +416,9 @@ async def shorten_time_control(
     try:
         TimeControl.parse(body.time_control)
     except InputError as exc:  # bad notation: 422 naming the field and the column
-        raise InputError(exc.reason, path="time_control", line=exc.line, column=exc.column) from None
+        raise InputError(
+            exc.reason, path="time_control", line=exc.line, column=exc.column
+        ) from None
     event = NewEvent("time-control-shortened", {
         "match": body.match, "time_control": body.time_control, "reason": body.reason,
     })
