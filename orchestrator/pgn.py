@@ -36,7 +36,7 @@ def _pgn_time_control(tc: TimeControl) -> str:
 def playoff_pgn(state: PlayoffState, event_name: str) -> str:
     """Every game that has a result, in match and game order."""
     out = io.StringIO()
-    playoff = state.playoff
+    playoff = state.chess
     for game in sorted(playoff.games, key=lambda g: (g.match, g.number)):
         if game.result is None or game.white is None or game.black is None:
             continue

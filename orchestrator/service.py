@@ -17,7 +17,16 @@ from typing import Any
 
 from orchestrator.auth import Role, TokenRecord, digest, find_token, new_token
 from orchestrator.errors import Conflict, Forbidden, NotFound, Unauthorized
-from orchestrator.planner import Actuals, Constraints, GameActual, PinnedStart, Plan, plan_playoff
+from orchestrator.planner import (
+    Actuals,
+    Constraints,
+    GameActual,
+    PinnedStart,
+    Plan,
+    plan_playoff,
+    StanzaToPlace,
+    plan_stanzas,
+)
 from orchestrator.state import (
     EventState,
     PlayoffState,
@@ -33,8 +42,9 @@ from orchestrator.timesource import TimeSource
 from orchestrator.views import armageddon_view, clock_view
 from playoff_formats import lots
 from playoff_formats.builders.gct import gct2015_playoff
+from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.errors import PlayoffError
-from playoff_formats.model import Event, IndividualEvent
+from playoff_formats.model import Event, IndividualEvent, TeamEvent
 from playoff_formats.regulations import get_regulation
 from playoff_formats.standings import Standings
 
@@ -127,7 +137,26 @@ class Service:
                 if key not in state.started_at
             ),
         )
-        return plan_playoff(state.playoff, constraints, actuals, now=self.time.now())
+        if state.extra is not None:
+            extra = state.extra
+            teams = (extra.home, extra.away)
+            per_set = len(extra.plan.stanzas)
+            sizes = list(extra.stanzas)
+            if extra.winner is None:
+                sizes += extra.plan.stanzas[(extra.current - 1) % per_set + 1 :]
+            stanzas = tuple(
+                StanzaToPlace(match=1, stanza=n, boards=size, teams=teams)
+                for n, size in enumerate(sizes, start=1)
+            )
+            return plan_stanzas(
+                stanzas,
+                constraints.model_copy(
+                    update={"break_after_main_event": timedelta(0), "rule": ""}
+                ),
+                Actuals(games=actuals.games),
+                now=self.time.now(),
+            )
+        return plan_playoff(state.chess, constraints, actuals, now=self.time.now())
 
     def schedule_of(self, state: PlayoffState) -> dict[str, Any]:
         try:
@@ -279,6 +308,54 @@ class Service:
         await self._notify(created, [stored])
         return created
 
+    async def create_extra_boards(
+        self,
+        event_id: str,
+        home: str,
+        away: str,
+        scheduled: int,
+        competition: str | None,
+        stage_boards: int | None,
+        actor: str,
+    ) -> PlayoffState:
+        """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
+        event = self.event(event_id).event
+        if not isinstance(event, TeamEvent) or not event.is_bridge:
+            raise Conflict("extra boards are for a bridge team event")
+        teams = {t.id: t.name for t in event.teams}
+        for team in (home, away):
+            if team not in teams:
+                raise Conflict(f"no team {team!r} in event {event_id!r}")
+        if home == away:
+            raise Conflict("a team cannot play itself")
+        try:
+            plan = extra_boards(scheduled, event=competition, stage_boards=stage_boards)
+        except PlayoffError as exc:
+            raise Conflict(exc.args[0] if exc.args else str(exc)) from None
+        playoff_id = self._ids()
+        data: dict[str, Any] = {
+            "id": playoff_id,
+            "event_id": event_id,
+            "rule": plan.rule,
+            "home": home,
+            "away": away,
+            "names": {home: teams[home], away: teams[away]},
+            "plan": plan.to_json(),
+            "scheduled": scheduled,
+            "not_before": self.time.now().isoformat(),
+        }
+        stored = await self.store.append(
+            playoff_stream(playoff_id), "extra-boards-created", data, actor=actor,
+            recorded_at=self.time.now(), expected_seq=0,
+        )
+        created = apply_playoff(None, stored)
+        self._playoffs[playoff_id] = created
+        await self._append_event(
+            event_id, [NewEvent("playoff-linked", {"playoff_id": playoff_id})], actor
+        )
+        await self._notify(created, [stored])
+        return created
+
     def _seeds_by_lots(
         self, playoff_id: str, standings: Standings
     ) -> tuple[list[str], list[dict[str, Any]]]:
@@ -331,6 +408,13 @@ class Service:
                 except PlayoffError as exc:
                     raise Conflict(exc.args[0] if exc.args else str(exc)) from None
                 logged_events.append(NewEvent(event.type, _enrich(trial, event.type, data)))
+            follow = _stanza_follow_up(trial)
+            if follow is not None:
+                seq = state.seq + len(logged_events) + 1
+                trial = apply_playoff(
+                    trial, StoredEvent(stream, seq, follow.type, dict(follow.data), actor, now)
+                )
+                logged_events.append(follow)
             stored = await self.store.append_many(
                 stream, logged_events, actor=actor, recorded_at=now,
                 expected_seq=state.seq, command_id=command_id,
@@ -352,7 +436,7 @@ class Service:
 
     def draw_game_one_colours(self, state: PlayoffState, match_id: int) -> NewEvent:
         """Lots for White in game 1 (GCT 2015 regs. 6-9), drawn by commit and reveal."""
-        match = state.playoff.match(match_id)
+        match = state.chess.match(match_id)
         a, b = match.players
         if a is None or b is None:
             raise Conflict(f"match {match_id}: both players must be known before the lots")
@@ -372,7 +456,7 @@ class Service:
         self, state: PlayoffState, match_id: int, caller: str, call: lots.CoinFace
     ) -> NewEvent:
         """The Armageddon coin toss (GCT 2015 reg. 10 c), by commit and reveal."""
-        match = state.playoff.match(match_id)
+        match = state.chess.match(match_id)
         if caller not in match.players:
             raise Conflict(f"{caller} does not play in match {match_id}")
         opponent = next(p for p in match.players if p != caller)
@@ -388,6 +472,21 @@ class Service:
             "match": match_id, "winner": revealed.outcome.winner,
             "draw": revealed.model_dump(mode="json"),
         })
+
+
+def _stanza_follow_up(state: PlayoffState) -> NewEvent | None:
+    """When a stanza of extra boards is complete: decided, or the next stanza opens."""
+    if state.extra is None:
+        return None
+    outcome = state.extra.outcome()
+    if outcome is None:
+        return None
+    data = outcome.to_json()
+    data["stanza"] = state.extra.current
+    data["imps"] = list(state.extra.set_imps(state.extra.current))
+    if outcome.decided:
+        data["winner_team"] = state.extra.home if outcome.winner == "home" else state.extra.away
+    return NewEvent("stanza-advanced", data)
 
 
 CLOCK_EVENTS = frozenset({

@@ -20,8 +20,10 @@ from typing import Any
 
 from orchestrator.auth import Role, TokenRecord
 from orchestrator.store import StoredEvent
+from playoff_formats.builders.stanzas import StanzaPlan
 from playoff_formats.clock import Clock, ClockStatus, FlagFellError
 from playoff_formats.errors import PlayoffError
+from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.io.json_event import parse_event
 from playoff_formats.model import Colour, Event, Result
 from playoff_formats.playoff import (
@@ -105,7 +107,7 @@ class PlayoffState:
     event_id: str
     seq: int
     regulation: str
-    playoff: Playoff
+    playoff: Playoff | None
     names: dict[str, str]
     main_event_ended: dict[str, datetime]
     prizes: tuple[str, ...] = ()
@@ -118,6 +120,20 @@ class PlayoffState:
     draws: tuple[Draw, ...] = ()
     fired: frozenset[str] = frozenset()
     clocks: dict[GameKey, Clock] = field(default_factory=dict)
+    extra: ExtraBoards | None = None
+
+    @property
+    def chess(self) -> Playoff:
+        """The chess play-off; refused for a bridge extra-board contest."""
+        if self.playoff is None:
+            raise PlayoffError("this play-off is bridge extra boards, not chess games")
+        return self.playoff
+
+    @property
+    def extra_boards(self) -> ExtraBoards:
+        if self.extra is None:
+            raise PlayoffError("this play-off has no bridge extra boards")
+        return self.extra
     changes: tuple[dict[str, Any], ...] = ()
     updated_at: datetime | None = None
 
@@ -144,6 +160,24 @@ def apply_playoff(state: PlayoffState | None, logged: StoredEvent) -> PlayoffSta
             not_before=_time(data.get("not_before")),
             updated_at=logged.recorded_at,
         )
+    if logged.type == "extra-boards-created":
+        if state is not None:
+            raise PlayoffError("the play-off already exists")
+        return PlayoffState(
+            id=data["id"],
+            event_id=data["event_id"],
+            seq=logged.seq,
+            regulation=data["rule"],
+            playoff=None,
+            names=dict(data["names"]),
+            main_event_ended={},
+            not_before=_time(data.get("not_before")),
+            deadline=_time(data.get("deadline")),
+            extra=ExtraBoards.start(
+                data["home"], data["away"], StanzaPlan.model_validate(data["plan"])
+            ),
+            updated_at=logged.recorded_at,
+        )
     if state is None:
         raise PlayoffError(f"{logged.type} before the play-off was created")
     step = _PLAYOFF_STEPS.get(logged.type)
@@ -162,16 +196,16 @@ def _key(data: dict[str, Any]) -> GameKey:
 
 
 def _lots_drawn(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
-    playoff = set_game_one_colours(state.playoff, data["match"], data["white"], data["black"])
+    playoff = set_game_one_colours(state.chess, data["match"], data["white"], data["black"])
     draw = Draw(seq=logged.seq, kind="lots", match=data["match"], data=data)
     return replace(state, playoff=playoff, draws=(*state.draws, draw))
 
 
 def _coin_tossed(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
-    match = state.playoff.match(data["match"])
+    match = state.chess.match(data["match"])
     if data["winner"] not in match.players:
         raise PlayoffError(f"{data['winner']} does not play in match {match.id}")
-    game = state.playoff.game(match.id, 3)
+    game = state.chess.game(match.id, 3)
     if game is None:
         raise PlayoffError(
             f"match {match.id} needs no Armageddon: it is not level after two games"
@@ -192,14 +226,14 @@ def _armageddon_colours(
             "the colours (GCT 2015 reg. 10 c)"
         )
     playoff = choose_armageddon_colours(
-        state.playoff, data["match"], data["white"], data["black"]
+        state.chess, data["match"], data["white"], data["black"]
     )
     return replace(state, playoff=playoff)
 
 
 def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
     key = _key(data)
-    game = state.playoff.game(*key)
+    game = state.chess.game(*key)
     if game is None:
         raise PlayoffError(f"match {key[0]} has no game {key[1]} to start")
     if game.white is None:
@@ -210,7 +244,7 @@ def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent
         raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
     if game.result is not None:
         raise PlayoffError(f"match {key[0]}, game {key[1]} is already over")
-    playoff = state.playoff
+    playoff = state.chess
     if not playoff.match(key[0]).started:
         playoff = start_match(playoff, key[0])
     started = {**state.started_at, key: logged.recorded_at}
@@ -228,7 +262,7 @@ def _result_recorded(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
 ) -> PlayoffState:
     key = _key(data)
-    playoff = record_result(state.playoff, key[0], key[1], Result(data["result"]))
+    playoff = record_result(state.chess, key[0], key[1], Result(data["result"]))
     clocks = state.clocks
     clock = clocks.get(key)
     if clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED):
@@ -251,7 +285,7 @@ def _result_corrected(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
 ) -> PlayoffState:
     key = _key(data)
-    playoff = correct_result(state.playoff, key[0], key[1], Result(data["result"]))
+    playoff = correct_result(state.chess, key[0], key[1], Result(data["result"]))
     # Games voided by the correction lose their times: they will be played again.
     still = {(g.match, g.number) for g in playoff.games if g.result is not None}
     ended = {k: v for k, v in state.ended_at.items() if k in still}
@@ -265,7 +299,7 @@ def _result_corrected(
 
 def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
     key = _key(data)
-    if state.playoff.game(*key) is None and key[1] not in (1, 2, 3):
+    if state.chess.game(*key) is None and key[1] not in (1, 2, 3):
         raise PlayoffError(f"match {key[0]} has no game {key[1]}")
     if key in state.started_at:
         raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
@@ -283,11 +317,11 @@ def _time_control_shortened(
 ) -> PlayoffState:
     new = TimeControl.parse(data["time_control"])
     targets = [data["match"]] if data.get("match") is not None else [
-        m.id for m in state.playoff.matches if not m.bye and not _begun(state, m.id)
+        m.id for m in state.chess.matches if not m.bye and not _begun(state, m.id)
     ]
-    matches = list(state.playoff.matches)
+    matches = list(state.chess.matches)
     for match_id in targets:
-        match = state.playoff.match(match_id)
+        match = state.chess.match(match_id)
         if _begun(state, match_id):
             raise PlayoffError(f"match {match_id} has begun: its time control cannot change")
         old = match.time_control
@@ -300,7 +334,7 @@ def _time_control_shortened(
                    for m in matches]
     if not targets:
         raise PlayoffError("every match has begun: no time control is left to shorten")
-    playoff = state.playoff.model_copy(update={"matches": tuple(matches)})
+    playoff = state.chess.model_copy(update={"matches": tuple(matches)})
     change = {"seq": logged.seq, "type": logged.type, **data}
     return replace(state, playoff=playoff, changes=(*state.changes, change))
 
@@ -350,7 +384,29 @@ def _clock_step(
     return replace(state, clocks={**state.clocks, key: clock}, changes=changes)
 
 
+def _board_scored(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+    extra = state.extra_boards
+    stanza = int(data["stanza"])
+    extra = extra.record(stanza, int(data["board"]), data["table"], int(data["ns_score"]))
+    key = (1, stanza)
+    started = state.started_at if key in state.started_at else {
+        **state.started_at, key: logged.recorded_at
+    }
+    ended = state.ended_at
+    if extra.stanza_complete(stanza):
+        ended = {**ended, key: logged.recorded_at}
+    return replace(state, extra=extra, started_at=started, ended_at=ended)
+
+
+def _stanza_advanced(
+    state: PlayoffState, data: dict[str, Any], logged: StoredEvent
+) -> PlayoffState:
+    return replace(state, extra=state.extra_boards.advance())
+
+
 _PLAYOFF_STEPS = {
+    "board-scored": _board_scored,
+    "stanza-advanced": _stanza_advanced,
     "clock-pressed": _clock_step,
     "clock-paused": _clock_step,
     "clock-resumed": _clock_step,

@@ -12,7 +12,21 @@ from playoff_formats.playoff import GameKind, champion
 
 
 def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) -> dict[str, Any]:
-    playoff = state.playoff
+    if state.extra is not None:
+        return {
+            "id": state.id,
+            "kind": "extra-boards",
+            "event_id": state.event_id,
+            "seq": state.seq,
+            "regulation": state.regulation,
+            "name": " v ".join(state.names.get(t, t) for t in (state.extra.home, state.extra.away)),
+            "names": state.names,
+            "extra_boards": state.extra.scoreboard(),
+            "schedule": schedule,
+            "changes": list(state.changes),
+            "updated_at": _iso(state.updated_at),
+        }
+    playoff = state.chess
     bracket = bracket_json(playoff)
     by_id = {m["id"]: m for m in bracket["matches"]}
     matches = []
@@ -41,6 +55,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
         matches.append(view)
     return {
         "id": state.id,
+        "kind": "knock-out",
         "event_id": state.event_id,
         "seq": state.seq,
         "regulation": state.regulation,
@@ -77,8 +92,8 @@ def clock_view(key: tuple[int, int], clock: Clock, at_ms: int) -> dict[str, Any]
 
 def armageddon_view(state: PlayoffState, match_id: int) -> dict[str, Any] | None:
     """GCT 2015 reg. 10: who has White, the times, the increment, and the draw odds."""
-    match = state.playoff.match(match_id)
-    game = state.playoff.game(match_id, 3)
+    match = state.chess.match(match_id)
+    game = state.chess.game(match_id, 3)
     decider = match.decider
     if game is None or decider is None:
         return None

@@ -96,6 +96,21 @@ class TimeControlRequest(Body_):
     reason: str = Field(min_length=3)
 
 
+class ExtraBoardsRequest(Body_):
+    home: str
+    away: str
+    scheduled: int = Field(ge=1, description="Boards scheduled in the match")
+    competition: str | None = Field(default=None, description="hubert-phillips-bowl")
+    stage_boards: int | None = Field(default=None, ge=1)
+
+
+class BoardScoreRequest(Body_):
+    stanza: int = Field(ge=1)
+    board: int = Field(ge=1)
+    table: Literal[1, 2]
+    ns_score: int = Field(description="The North-South score at that table, signed")
+
+
 class DeadlineRequest(Body_):
     deadline: datetime | None
     reason: str = Field(min_length=3)
@@ -228,6 +243,21 @@ async def create_playoff(
     return playoff_view(state, service.schedule_of(state))
 
 
+@router.post(
+    "/events/{event_id}/extra-boards", status_code=201,
+    summary="Extra boards for a tied bridge knock-out match (EBU 143.2.1)",
+)
+async def create_extra_boards(
+    event_id: str, body: ExtraBoardsRequest, service: ServiceDep, token: TokenDep
+) -> dict[str, Any]:
+    record = service.authorize(event_id, token, write=True)
+    state = await service.create_extra_boards(
+        event_id, body.home, body.away, body.scheduled, body.competition, body.stage_boards,
+        actor=f"{record.role.value}:{record.token_id}",
+    )
+    return playoff_view(state, service.schedule_of(state))
+
+
 # --------------------------------------------------------------------------- play-offs
 
 
@@ -279,7 +309,7 @@ async def get_pgn(playoff_id: str, service: ServiceDep, token: TokenDep) -> Plai
 async def get_placings(playoff_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
     state = _reader(service, playoff_id, token)
     standings = service.standings(state.event_id)
-    return final_placings(standings, state.playoff, state.prizes, state.points).to_json()
+    return final_placings(standings, state.chess, state.prizes, state.points).to_json()
 
 
 @router.post("/playoffs/{playoff_id}/matches/{match_id}/lots", status_code=201,
@@ -291,7 +321,7 @@ async def draw_lots(
     state = _writer(service, playoff_id, token)
     body = body or LotsRequest()
     if body.method == "physical":
-        match = state.playoff.match(match_id)
+        match = state.chess.match(match_id)
         if body.white is None or body.white not in match.players:
             raise Conflict(f"say who drew White: one of {', '.join(map(str, match.players))}")
         black = next(p for p in match.players if p != body.white)
@@ -422,6 +452,17 @@ async def shorten_time_control(
     event = NewEvent("time-control-shortened", {
         "match": body.match, "time_control": body.time_control, "reason": body.reason,
     })
+    return await _run(service, playoff_id, token, [event], request)
+
+
+@router.post("/playoffs/{playoff_id}/board-scores", status_code=201,
+             summary="A bridge extra board's score at one table")
+async def score_board(
+    playoff_id: str, body: BoardScoreRequest, request: Request,
+    service: ServiceDep, token: TokenDep,
+) -> dict[str, Any]:
+    _writer(service, playoff_id, token)
+    event = NewEvent("board-scored", body.model_dump())
     return await _run(service, playoff_id, token, [event], request)
 
 

@@ -85,9 +85,17 @@ class ArmageddonColours(_Cmd):
     black: str
 
 
+class BoardScore(_Cmd):
+    type: Literal["board-score"]
+    stanza: int = Field(ge=1)
+    board: int = Field(ge=1)
+    table: Literal[1, 2]
+    ns_score: int
+
+
 Command = Annotated[
     StartClock | Press | Pause | Resume | Adjust | RecordResult | Lots | CoinToss
-    | ArmageddonColours,
+    | ArmageddonColours | BoardScore,
     Field(discriminator="type"),
 ]
 _COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)
@@ -120,6 +128,11 @@ def events_for(service: Service, playoff_id: str, command: Command) -> list[NewE
             return [service.draw_game_one_colours(state, command.match)]
         case CoinToss():
             return [service.toss_coin(state, command.match, command.caller, command.call)]
+        case BoardScore():
+            return [NewEvent("board-scored", {
+                "stanza": command.stanza, "board": command.board, "table": command.table,
+                "ns_score": command.ns_score,
+            })]
         case ArmageddonColours():
             return [NewEvent("armageddon-colours-chosen", {
                 "match": command.match, "white": command.white, "black": command.black,
