@@ -23,8 +23,8 @@ from orchestrator.planner import (
     GameActual,
     PinnedStart,
     Plan,
-    plan_playoff,
     StanzaToPlace,
+    plan_playoff,
     plan_stanzas,
 )
 from orchestrator.state import (
