@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from orchestrator.api import pages, ws
 from orchestrator.api.routes import router
@@ -69,6 +70,8 @@ def create_app(
     )
     app.include_router(router)
     app.include_router(pages.router)
+    app.mount("/static/display", StaticFiles(directory=pages.DISPLAY), name="display")
+    app.mount("/static/console", StaticFiles(directory=pages.CONSOLE), name="console")
     app.include_router(ws.router)
 
     @app.exception_handler(ServiceError)

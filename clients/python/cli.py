@@ -1,0 +1,229 @@
+"""``playoff-arbiter``: the arbiter's command line, built on the client library.
+
+``watch`` streams a play-off to the terminal; the other commands each send one
+command over the websocket and print its acknowledgement, for scripting.
+The token comes from ``--token`` or the ``PLAYOFF_TOKEN`` environment variable,
+never from the URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from clients.python.client import PlayoffClient
+from clients.python.clock import display_remaining_ms, wall_ms
+from clients.python.errors import ClientError, CommandError
+
+app = typer.Typer(
+    help="The arbiter's command line for a running play-off.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+T = TypeVar("T")
+
+Server = Annotated[str, typer.Option("--server", "-s", envvar="PLAYOFF_SERVER")]
+Token = Annotated[str, typer.Option("--token", "-t", envvar="PLAYOFF_TOKEN")]
+PlayoffArg = Annotated[str, typer.Argument(help="The play-off id")]
+MatchOpt = Annotated[int, typer.Option("--match", "-m", min=1)]
+GameOpt = Annotated[int, typer.Option("--game", "-g", min=1)]
+CommandId = Annotated[
+    str | None, typer.Option("--id", help="Command id (a resent id is applied once)")
+]
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+def _run(work: Callable[[], Awaitable[T]]) -> T:
+    try:
+        return asyncio.run(_await(work))
+    except CommandError as exc:
+        Console(stderr=True).print(f"[bold red]refused ({exc.code}):[/] {exc.reason}")
+        raise typer.Exit(code=1) from None
+    except ClientError as exc:
+        Console(stderr=True).print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(code=2) from None
+
+
+async def _await(work: Callable[[], Awaitable[T]]) -> T:
+    return await work()
+
+
+def _send(server: str, token: str, playoff: str, type_: str, command_id: str | None,
+          **fields: Any) -> None:
+    async def work() -> None:
+        async with PlayoffClient(server, playoff, token, name="playoff-arbiter",
+                                 reconnect=False) as client:
+            ack = await client.command(type_, id=command_id or uuid.uuid4().hex, **fields)
+            sys.stdout.write(json.dumps({"ack": ack.id, "seqs": list(ack.seqs)}) + "\n")
+
+    _run(work)
+
+
+@app.command()
+def press(
+    playoff: PlayoffArg, side: Annotated[str, typer.Argument(help="white or black")],
+    move: Annotated[int, typer.Argument(min=1, help="The move the side completed")],
+    match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None,
+) -> None:
+    """Press a side's clock after its move."""
+    _send(server, token, playoff, "press", command_id, match=match, game=game, side=side,
+          move=move)
+
+
+@app.command()
+def start(playoff: PlayoffArg, match: MatchOpt = 1, game: GameOpt = 1,
+          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None) -> None:
+    """Start a game and White's clock."""
+    _send(server, token, playoff, "start-clock", command_id, match=match, game=game)
+
+
+@app.command()
+def pause(playoff: PlayoffArg, match: MatchOpt = 1, game: GameOpt = 1,
+          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None) -> None:
+    """Pause the running clock."""
+    _send(server, token, playoff, "pause", command_id, match=match, game=game)
+
+
+@app.command()
+def resume(
+    playoff: PlayoffArg, match: MatchOpt = 1, game: GameOpt = 1,
+    server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+) -> None:
+    """Resume a paused clock."""
+    _send(server, token, playoff, "resume", command_id, match=match, game=game)
+
+
+@app.command()
+def adjust(
+    playoff: PlayoffArg, side: Annotated[str, typer.Argument()],
+    seconds: Annotated[float, typer.Argument(help="Positive gives, negative takes")],
+    reason: Annotated[str, typer.Option("--reason", "-r")],
+    match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None,
+) -> None:
+    """Give or take time, with a reason that goes into the log."""
+    _send(server, token, playoff, "adjust", command_id, match=match, game=game, side=side,
+          delta_ms=round(seconds * 1000), reason=reason)
+
+
+@app.command()
+def result(
+    playoff: PlayoffArg, outcome: Annotated[str, typer.Argument(help="1-0, 0-1, 1/2-1/2, +/-…")],
+    match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None,
+) -> None:
+    """Record a game's result."""
+    _send(server, token, playoff, "result", command_id, match=match, game=game, result=outcome)
+
+
+@app.command()
+def lots(playoff: PlayoffArg, match: MatchOpt = 1, server: Server = DEFAULT_SERVER,
+         token: Token = "", command_id: CommandId = None) -> None:
+    """Draw lots for White in game 1 (commit and reveal)."""
+    _send(server, token, playoff, "lots", command_id, match=match)
+
+
+@app.command()
+def toss(
+    playoff: PlayoffArg, caller: Annotated[str, typer.Argument()],
+    call: Annotated[str, typer.Argument(help="heads or tails")],
+    match: MatchOpt = 1, server: Server = DEFAULT_SERVER, token: Token = "",
+    command_id: CommandId = None,
+) -> None:
+    """The Armageddon coin toss."""
+    _send(server, token, playoff, "coin-toss", command_id, match=match, caller=caller, call=call)
+
+
+@app.command()
+def colours(
+    playoff: PlayoffArg, white: Annotated[str, typer.Argument()],
+    black: Annotated[str, typer.Argument()], match: MatchOpt = 1,
+    server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+) -> None:
+    """The toss winner's choice of Armageddon colours."""
+    _send(server, token, playoff, "armageddon-colours", command_id, match=match, white=white,
+          black=black)
+
+
+@app.command()
+def watch(
+    playoff: PlayoffArg, server: Server = DEFAULT_SERVER, token: Token = "",
+    count: Annotated[
+        int | None, typer.Option("--count", help="Stop after this many events (for scripts)")
+    ] = None,
+) -> None:
+    """Stream a play-off to the terminal: clocks, and every event as it comes."""
+    console = Console()
+
+    async def work() -> None:
+        clocks: dict[str, dict[str, Any]] = {}
+        lines: list[str] = []
+        seen = 0
+        async with PlayoffClient(server, playoff, token, name="playoff-arbiter watch") as client:
+            with Live(_board(clocks, lines, client.server_offset_ms), console=console,
+                      refresh_per_second=4, transient=False) as live:
+                async for message in client.messages():
+                    if message.t == "snapshot":
+                        for clock in message.d.get("clocks", []):
+                            clocks[f"{clock['match']}.{clock['game']}"] = clock
+                        lines.append(f"#{message.seq} snapshot")
+                    elif message.t == "event":
+                        seen += 1
+                        clock = message.d.get("clock")
+                        if clock:
+                            clocks[f"{clock['match']}.{clock['game']}"] = clock
+                        lines.append(f"#{message.seq} {message.d.get('type')} "
+                                     f"{_short(message.d.get('data', {}))}")
+                    elif message.t == "reconnected":
+                        lines.append("… reconnecting, resumed")
+                    live.update(_board(clocks, lines[-12:], client.server_offset_ms))
+                    if count is not None and seen >= count:
+                        return
+
+    _run(work)
+
+
+def _short(data: dict[str, Any]) -> str:
+    keep = {k: v for k, v in data.items() if k not in ("clock", "draw", "at_ms", "armageddon")}
+    return json.dumps(keep, separators=(",", ":"))[:100]
+
+
+def _board(clocks: dict[str, dict[str, Any]], lines: list[str], offset: int) -> Table:
+    table = Table(title="Play-off", expand=False)
+    table.add_column("game")
+    table.add_column("white", justify="right")
+    table.add_column("black", justify="right")
+    table.add_column("running")
+    now = wall_ms()
+    for key, clock in sorted(clocks.items()):
+        white = display_remaining_ms(clock, "white", now, offset)
+        black = display_remaining_ms(clock, "black", now, offset)
+        table.add_row(key, _clock_text(white), _clock_text(black), clock.get("running") or "")
+    for line in lines:
+        table.add_row("", "", "", line)
+    return table
+
+
+def _clock_text(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

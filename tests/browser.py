@@ -1,0 +1,53 @@
+"""Headless Debian Chromium driven by Playwright, for the browser tests.
+
+Playwright's own browser download is not used: the project's setup installs
+Debian's ``chromium`` (``make browser``). Where Chromium cannot be installed the
+browser tests are skipped with that reason, never in CI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def chromium_or_skip() -> str:
+    if Path(CHROMIUM).exists() or shutil.which("chromium"):
+        return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
+    if os.environ.get("CI"):
+        pytest.fail("Chromium is missing in CI: 'make test' installs it (make browser)")
+    pytest.skip("Chromium is not installed here: run 'make browser' (apt-get install chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_or_skip()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=FLAGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def screenshot_path(name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / f"{name}.png"
