@@ -16,11 +16,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import standings, store
+from bench import restart, standings, store
 
 BENCHMARKS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "standings": standings.run,
     "store": store.run,
+    "restart": restart.run,
 }
 
 

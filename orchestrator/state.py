@@ -38,6 +38,7 @@ from playoff_formats.playoff import (
 from playoff_formats.timecontrol import TimeControl
 
 GameKey = tuple[int, int]  # (match id, game number)
+Changes = dict[str, Any]  # the fields an event changes in a PlayoffState
 
 
 def event_stream(event_id: str) -> str:
@@ -183,8 +184,9 @@ def apply_playoff(state: PlayoffState | None, logged: StoredEvent) -> PlayoffSta
     step = _PLAYOFF_STEPS.get(logged.type)
     if step is None:
         raise PlayoffError(f"unknown play-off event type {logged.type!r}")
-    after = step(state, data, logged)
-    return replace(after, seq=logged.seq, updated_at=logged.recorded_at)
+    # One copy of the state per event: the step says what changes.
+    changes = step(state, data, logged)
+    return replace(state, seq=logged.seq, updated_at=logged.recorded_at, **changes)
 
 
 def _time(text: str | None) -> datetime | None:
@@ -195,13 +197,13 @@ def _key(data: dict[str, Any]) -> GameKey:
     return (int(data["match"]), int(data["game"]))
 
 
-def _lots_drawn(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+def _lots_drawn(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     playoff = set_game_one_colours(state.chess, data["match"], data["white"], data["black"])
     draw = Draw(seq=logged.seq, kind="lots", match=data["match"], data=data)
-    return replace(state, playoff=playoff, draws=(*state.draws, draw))
+    return Changes( playoff=playoff, draws=(*state.draws, draw))
 
 
-def _coin_tossed(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+def _coin_tossed(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     match = state.chess.match(data["match"])
     if data["winner"] not in match.players:
         raise PlayoffError(f"{data['winner']} does not play in match {match.id}")
@@ -213,12 +215,12 @@ def _coin_tossed(state: PlayoffState, data: dict[str, Any], logged: StoredEvent)
     if game.white is not None:
         raise PlayoffError(f"the Armageddon colours of match {match.id} are already chosen")
     draw = Draw(seq=logged.seq, kind="coin-toss", match=match.id, data=data)
-    return replace(state, draws=(*state.draws, draw))
+    return Changes( draws=(*state.draws, draw))
 
 
 def _armageddon_colours(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
+) -> Changes:
     toss = [d for d in state.draws if d.kind == "coin-toss" and d.match == data["match"]]
     if not toss:
         raise PlayoffError(
@@ -228,10 +230,10 @@ def _armageddon_colours(
     playoff = choose_armageddon_colours(
         state.chess, data["match"], data["white"], data["black"]
     )
-    return replace(state, playoff=playoff)
+    return Changes( playoff=playoff)
 
 
-def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     key = _key(data)
     game = state.chess.game(*key)
     if game is None:
@@ -255,12 +257,12 @@ def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent
         if control is None:
             raise PlayoffError(f"match {key[0]} has no time control for game {key[1]}")
         clocks = {**clocks, key: Clock.new(control).start(int(data["at_ms"]))}
-    return replace(state, playoff=playoff, started_at=started, clocks=clocks)
+    return Changes( playoff=playoff, started_at=started, clocks=clocks)
 
 
 def _result_recorded(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
+) -> Changes:
     key = _key(data)
     playoff = record_result(state.chess, key[0], key[1], Result(data["result"]))
     clocks = state.clocks
@@ -278,12 +280,12 @@ def _result_recorded(
         # A result entered without a recorded start: the game is over, its start unknown.
         started = {**started, key: logged.recorded_at}
     ended = {**state.ended_at, key: logged.recorded_at}
-    return replace(state, playoff=playoff, started_at=started, ended_at=ended, clocks=clocks)
+    return Changes( playoff=playoff, started_at=started, ended_at=ended, clocks=clocks)
 
 
 def _result_corrected(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
+) -> Changes:
     key = _key(data)
     playoff = correct_result(state.chess, key[0], key[1], Result(data["result"]))
     # Games voided by the correction lose their times: they will be played again.
@@ -291,13 +293,12 @@ def _result_corrected(
     ended = {k: v for k, v in state.ended_at.items() if k in still}
     started = {k: v for k, v in state.started_at.items() if k in still or k == key}
     change = {"seq": logged.seq, "type": "result-corrected", **data}
-    return replace(
-        state, playoff=playoff, started_at=started, ended_at=ended,
+    return Changes( playoff=playoff, started_at=started, ended_at=ended,
         changes=(*state.changes, change),
     )
 
 
-def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     key = _key(data)
     if state.chess.game(*key) is None and key[1] not in (1, 2, 3):
         raise PlayoffError(f"match {key[0]} has no game {key[1]}")
@@ -305,8 +306,7 @@ def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent)
         raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
     at = datetime.fromisoformat(data["at"])
     change = {"seq": logged.seq, "type": logged.type, **data}
-    return replace(
-        state,
+    return Changes(
         moved_starts={**state.moved_starts, key: at},
         changes=(*state.changes, change),
     )
@@ -314,7 +314,7 @@ def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent)
 
 def _time_control_shortened(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
+) -> Changes:
     new = TimeControl.parse(data["time_control"])
     targets = [data["match"]] if data.get("match") is not None else [
         m.id for m in state.chess.matches if not m.bye and not _begun(state, m.id)
@@ -336,31 +336,30 @@ def _time_control_shortened(
         raise PlayoffError("every match has begun: no time control is left to shorten")
     playoff = state.chess.model_copy(update={"matches": tuple(matches)})
     change = {"seq": logged.seq, "type": logged.type, **data}
-    return replace(state, playoff=playoff, changes=(*state.changes, change))
+    return Changes( playoff=playoff, changes=(*state.changes, change))
 
 
 def _begun(state: PlayoffState, match_id: int) -> bool:
     return any(k[0] == match_id for k in state.started_at)
 
 
-def _deadline_set(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+def _deadline_set(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     change = {"seq": logged.seq, "type": logged.type, **data}
-    return replace(
-        state, deadline=_time(data.get("deadline")), changes=(*state.changes, change)
+    return Changes( deadline=_time(data.get("deadline")), changes=(*state.changes, change)
     )
 
 
 def _transition_fired(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
+) -> Changes:
     if data["job"] in state.fired:
         raise PlayoffError(f"{data['job']} has already fired")
-    return replace(state, fired=state.fired | {data["job"]})
+    return Changes( fired=state.fired | {data["job"]})
 
 
 def _clock_step(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
+) -> Changes:
     """Every clock transition: the pure clock decides whether it is allowed."""
     key = _key(data)
     clock = state.clocks.get(key)
@@ -381,10 +380,10 @@ def _clock_step(
     changes = state.changes
     if kind == "clock-adjusted":
         changes = (*changes, {"seq": logged.seq, "type": kind, **data})
-    return replace(state, clocks={**state.clocks, key: clock}, changes=changes)
+    return Changes( clocks={**state.clocks, key: clock}, changes=changes)
 
 
-def _board_scored(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> PlayoffState:
+def _board_scored(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     extra = state.extra_boards
     stanza = int(data["stanza"])
     extra = extra.record(stanza, int(data["board"]), data["table"], int(data["ns_score"]))
@@ -395,13 +394,13 @@ def _board_scored(state: PlayoffState, data: dict[str, Any], logged: StoredEvent
     ended = state.ended_at
     if extra.stanza_complete(stanza):
         ended = {**ended, key: logged.recorded_at}
-    return replace(state, extra=extra, started_at=started, ended_at=ended)
+    return Changes( extra=extra, started_at=started, ended_at=ended)
 
 
 def _stanza_advanced(
     state: PlayoffState, data: dict[str, Any], logged: StoredEvent
-) -> PlayoffState:
-    return replace(state, extra=state.extra_boards.advance())
+) -> Changes:
+    return Changes( extra=state.extra_boards.advance())
 
 
 _PLAYOFF_STEPS = {

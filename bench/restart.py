@@ -1,0 +1,87 @@
+"""How long the service takes to be ready after a restart with 100,000 logged events.
+
+The log holds 100 play-offs of about 1,000 events each: creation, lots, a game
+started and its clock pressed move after move. "Ready" is the app's start-up:
+the log folded into every play-off's state (clocks included), the flag timers
+armed and the scheduler's jobs registered again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from orchestrator.app import create_app
+from orchestrator.files import demo_event
+from orchestrator.service import PlayoffOptions, Service
+from orchestrator.settings import Settings
+from orchestrator.state import playoff_stream
+from orchestrator.store import AsyncEventStore, NewEvent, SqliteEventStore
+from orchestrator.timesource import ManualTime
+
+T0 = datetime(2025, 6, 28, 12, 0, tzinfo=UTC)
+
+
+async def make_log(path: Path, playoffs: int, presses: int) -> int:
+    """A log of ``playoffs`` play-offs, each with a game of ``presses`` clock presses."""
+    clock = ManualTime(wall=T0)
+    async with AsyncEventStore(SqliteEventStore(path)) as store:
+        service = Service(store, clock)
+        event, _ = await service.create_event(demo_event())
+        total = 2
+        for n in range(playoffs):
+            made = await service.create_playoff(event.id, PlayoffOptions(), "bench")
+            # One play-off per event is the rule; link each to a fresh copy of the event.
+            if n + 1 < playoffs:
+                event, _ = await service.create_event(demo_event())
+                total += 1
+            lots = service.draw_game_one_colours(made, 1)
+            await service.command(made.id, [lots], "bench")
+            await service.command(made.id, [NewEvent("game-started", {"match": 1, "game": 1})],
+                                  "bench")
+            start_ms = clock.server_ms()
+            batch = []
+            for i in range(presses):
+                side = "white" if i % 2 == 0 else "black"
+                batch.append(NewEvent("clock-pressed", {
+                    "match": 1, "game": 1, "side": side, "move": i // 2 + 1,
+                    "at_ms": start_ms + (i + 1) * 1000,
+                }))
+            await store.append_many(playoff_stream(made.id), batch, actor="bench",
+                                    recorded_at=T0 + timedelta(hours=1))
+            total += 4 + presses
+    return total
+
+
+async def ready_seconds(path: Path) -> float:
+    # Jobs already due fire at start-up and are cut short when the app stops here.
+    logging.getLogger("apscheduler").setLevel(logging.CRITICAL)
+    app = create_app(Settings(db_path=path), ManualTime(wall=T0 + timedelta(hours=2)))
+    start = time.perf_counter()
+    async with app.router.lifespan_context(app):
+        elapsed = time.perf_counter() - start
+        assert len(app.state.service.playoffs()) > 0
+    return elapsed
+
+
+def run(playoffs: int = 100, presses: int = 996, repeat: int = 3) -> list[dict[str, Any]]:
+    with tempfile.TemporaryDirectory(prefix="bench-restart-") as tmp:
+        path = Path(tmp) / "log.db"
+        total = asyncio.run(make_log(path, playoffs, presses))
+        times = [asyncio.run(ready_seconds(path)) for _ in range(repeat)]
+    return [
+        {"benchmark": f"service restart: ready with {total:,} logged events "
+                      f"({playoffs} play-offs)", "value": statistics.median(times) * 1000,
+         "unit": "ms"},
+    ]
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(f"{row['benchmark']}: {row['value']:.0f} {row['unit']}")
