@@ -17,6 +17,7 @@ with a manual clock tests fire what is due themselves with :meth:`fire_due`.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -29,9 +30,12 @@ from orchestrator.settings import Settings
 from orchestrator.state import PlayoffState
 from orchestrator.store import NewEvent, StoredEvent
 from orchestrator.timesource import TimeSource
+from playoff_formats.errors import PlayoffError
 
 if TYPE_CHECKING:
     from orchestrator.service import Service
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,10 @@ class PlayoffScheduler:
         for state in self.service.playoffs():
             self.sync(state)
 
+    def sync_all(self) -> None:
+        for state in self.service.playoffs():
+            self.sync(state)
+
     def shutdown(self) -> None:
         if self.aps.running:
             self.aps.shutdown(wait=False)
@@ -98,8 +106,16 @@ class PlayoffScheduler:
         return transitions(state, planned, plan.break_over, self.settings.call_players_minutes)
 
     def sync(self, state: PlayoffState) -> None:
-        """Register the jobs ``state`` calls for and drop the others of this play-off."""
-        wanted = {t.job: t for t in self.wanted(state)}
+        """Register the jobs ``state`` calls for and drop the others of this play-off.
+
+        A play-off whose schedule cannot be planned keeps no jobs (and is logged),
+        so that one play-off can never stop the service from starting.
+        """
+        try:
+            wanted = {t.job: t for t in self.wanted(state)}
+        except (PlayoffError, ValueError):
+            log.exception("play-off %s: no schedule, so no timed transitions", state.id)
+            wanted = {}
         before = self._pending.get(state.id, {})
         for job in before.keys() - wanted.keys():
             if self.aps.get_job(job) is not None:
@@ -120,13 +136,19 @@ class PlayoffScheduler:
         return sorted(self._pending.get(playoff_id, {}).values(), key=lambda t: (t.at, t.job))
 
     async def _fire(self, playoff_id: str, job: str) -> None:
-        transition = self._pending.get(playoff_id, {}).pop(job, None)
-        if transition is not None:
-            await self._fire_transition(playoff_id, transition)
+        """APScheduler's call: re-plan first, since time alone moves the schedule (a game
+        running long), then fire only if the transition is still due."""
+        self.sync(self.service.playoff(playoff_id))
+        transition = self._pending.get(playoff_id, {}).get(job)
+        if transition is None or transition.at > self.time.now():
+            return  # gone, or moved later: sync registered it at its new time
+        self._pending[playoff_id].pop(job, None)
+        await self._fire_transition(playoff_id, transition)
 
     async def fire_due(self) -> list[Transition]:
         """Fire, in order, every registered transition due by the injected clock's now."""
         fired: list[Transition] = []
+        self.sync_all()
         while True:
             now = self.time.now()
             due = [

@@ -134,7 +134,7 @@ class Service:
             pins=tuple(
                 PinnedStart(match=key[0], game=key[1], start=at)
                 for key, at in sorted(state.moved_starts.items())
-                if key not in state.started_at
+                if key not in state.started_at and _still_to_play(state, key)
             ),
         )
         if state.extra is not None:
@@ -161,7 +161,7 @@ class Service:
     def schedule_of(self, state: PlayoffState) -> dict[str, Any]:
         try:
             return self.plan(state).model_dump(mode="json")
-        except PlayoffError as exc:
+        except (PlayoffError, ValueError) as exc:
             return {"error": exc.args[0] if exc.args else str(exc)}
 
     def planned_start(self, state: PlayoffState, match: int, game: int) -> datetime | None:
@@ -408,6 +408,12 @@ class Service:
                 except PlayoffError as exc:
                     raise Conflict(exc.args[0] if exc.args else str(exc)) from None
                 logged_events.append(NewEvent(event.type, _enrich(trial, event.type, data)))
+            try:  # a command the schedule cannot follow is refused before it is logged
+                self.plan(trial)
+            except (PlayoffError, ValueError) as exc:
+                raise Conflict(
+                    f"the schedule cannot follow this: {exc.args[0] if exc.args else exc}"
+                ) from None
             follow = _stanza_follow_up(trial)
             if follow is not None:
                 seq = state.seq + len(logged_events) + 1
@@ -472,6 +478,14 @@ class Service:
             "match": match_id, "winner": revealed.outcome.winner,
             "draw": revealed.model_dump(mode="json"),
         })
+
+
+def _still_to_play(state: PlayoffState, key: tuple[int, int]) -> bool:
+    """A pinned start still matters: its match is undecided (an Armageddon pinned in
+    advance is dropped when the match is decided in two games)."""
+    if state.playoff is None:
+        return True
+    return state.playoff.match(key[0]).decision is None
 
 
 def _stanza_follow_up(state: PlayoffState) -> NewEvent | None:

@@ -300,8 +300,11 @@ def _result_corrected(
 
 def _start_moved(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
     key = _key(data)
-    if state.chess.game(*key) is None and key[1] not in (1, 2, 3):
+    match = state.chess.match(key[0])
+    if key[1] not in (1, 2, 3) or (key[1] == 3 and match.decider is None):
         raise PlayoffError(f"match {key[0]} has no game {key[1]}")
+    if match.decision is not None:
+        raise PlayoffError(f"match {key[0]} is decided: it has no game left to move")
     if key in state.started_at:
         raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
     at = datetime.fromisoformat(data["at"])

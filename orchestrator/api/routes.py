@@ -9,12 +9,11 @@ not an allowed transition 409 with the reason.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.auth import Role
@@ -47,8 +46,8 @@ class TokenRequest(Body_):
 class PlayoffRequest(Body_):
     prizes: list[Annotated[float, Field(ge=0)]] = Field(default_factory=list)
     points: list[Annotated[float, Field(ge=0)]] = Field(default_factory=list)
-    deadline: datetime | None = None
-    not_before: datetime | None = None
+    deadline: AwareDatetime | None = None
+    not_before: AwareDatetime | None = None
     generic: bool = False
 
 
@@ -81,7 +80,7 @@ class CorrectionRequest(Body_):
 
 
 class MoveStartRequest(Body_):
-    at: datetime
+    at: AwareDatetime
     reason: str = Field(min_length=3)
 
 
@@ -112,12 +111,8 @@ class BoardScoreRequest(Body_):
 
 
 class DeadlineRequest(Body_):
-    deadline: datetime | None
+    deadline: AwareDatetime | None
     reason: str = Field(min_length=3)
-
-
-def _command_id(request: Request) -> str | None:
-    return request.headers.get("Idempotency-Key")
 
 
 async def _run(
@@ -127,18 +122,17 @@ async def _run(
     events: list[NewEvent],
     request: Request,
 ) -> dict[str, Any]:
+    state = service.playoff(playoff_id)
+    record = service.authorize(state.event_id, token, write=True)
+    key = request.headers.get("Idempotency-Key")
+    # Keys are scoped to the token that sent them, apart from the scheduler's job ids.
+    command_id = f"rest:{record.token_id}:{key}" if key else None
     stored = await service.command(
-        playoff_id, events, actor=_actor(service, playoff_id, token),
-        command_id=_command_id(request),
+        playoff_id, events, actor=f"{record.role.value}:{record.token_id}",
+        command_id=command_id,
     )
     state = service.playoff(playoff_id)
     return {"seq": state.seq, "events": [e.to_json() for e in stored]}
-
-
-def _actor(service: Service, playoff_id: str, token: str | None) -> str:
-    state = service.playoff(playoff_id)
-    record = service.authorize(state.event_id, token, write=True)
-    return f"{record.role.value}:{record.token_id}"
 
 
 def _writer(service: Service, playoff_id: str, token: str | None) -> PlayoffState:
