@@ -1,0 +1,480 @@
+"""The arbiter console (``clients/console``) runs a whole play-off in Debian Chromium.
+
+The real service runs on the system clock. Only the set-up goes through REST: the
+event (a double round robin in which A and B tie for first), its play-off, and
+the tokens. From then on every step is taken on the page, as an arbiter would:
+the token typed into the form, the lots, both games, the coin toss, the colours,
+the Armageddon with presses on a tablet, and the result; the page then shows who
+advances and the champion. Along the way: a command shows as pending until the
+server's ack (held back in the websocket by a Playwright route), a refused command
+shows the server's reason and what to do, overrides need a reason, the schedule
+re-flows and marks what moved, and a 768x1024 touch viewport has no control under
+48 px. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from tests.browser import browser, screenshot_path
+from tests.server import RunningServer, running_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, WebSocketRoute
+
+__all__ = ["browser"]  # the fixture, from tests/browser.py
+
+WS_URL = re.compile(r"/ws/playoffs/")
+TIMEOUT_MS = 10_000
+
+
+def tied_event() -> dict[str, Any]:
+    """Four players, two legs: A and B draw each other twice and beat C and D: 5 each."""
+    pairs = [[("A", "B"), ("C", "D")], [("A", "C"), ("B", "D")], [("A", "D"), ("B", "C")]]
+    first_leg = {("A", "B"): "1/2-1/2", ("C", "D"): "1/2-1/2", ("A", "C"): "1-0",
+                 ("B", "D"): "1-0", ("A", "D"): "1-0", ("B", "C"): "1-0"}
+    flipped = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2"}
+    games = []
+    number = 0
+    for leg in (1, 2):
+        for pairing in pairs:
+            number += 1
+            for white, black in pairing:
+                result = first_leg[(white, black)]
+                if leg == 2:
+                    white, black, result = black, white, flipped[result]
+                games.append({"round": number, "white": white, "black": black, "result": result})
+    return {
+        "name": "Console Cup", "kind": "individual", "regulation": "gct2015",
+        "players": [{"id": p, "name": f"Player {p}", "rating": 2600 - i}
+                    for i, p in enumerate("ABCD")],
+        "games": games,
+    }
+
+
+def ok(response: httpx.Response) -> dict[str, Any]:
+    assert response.status_code in (200, 201), response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+class FrameGate:
+    """A Playwright route in the page's websocket that can hold back the server's frames."""
+
+    def __init__(self) -> None:
+        self.hold: str | None = None  # None, "acks" or "all"
+        self.held: list[str | bytes] = []
+        self.sent: list[dict[str, Any]] = []  # what the page sent, in order
+        self.page_side: WebSocketRoute | None = None
+
+    def route(self, ws: WebSocketRoute) -> None:
+        self.page_side = ws
+        server = ws.connect_to_server()
+        server.on_message(self._from_server)
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str):
+                self.sent.append(json.loads(message))
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    def hellos(self) -> list[dict[str, Any]]:
+        return [frame["d"] for frame in self.sent if frame.get("t") == "hello"]
+
+    def _from_server(self, message: str | bytes) -> None:
+        assert self.page_side is not None
+        is_ack = isinstance(message, str) and message.startswith('{"t":"ack"')
+        if self.hold == "all" or (self.hold == "acks" and is_ack):
+            self.held.append(message)
+            return
+        self.page_side.send(message)
+
+    def release(self) -> int:
+        assert self.page_side is not None
+        self.hold = None
+        held, self.held = self.held, []
+        for message in held:
+            self.page_side.send(message)
+        return len(held)
+
+
+@contextmanager
+def console(
+    browser: Browser, url: str, token: str, gate: FrameGate | None = None,
+    wrong_token: str | None = None, **options: Any,
+) -> Iterator[Page]:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    context = browser.new_context(**({"viewport": {"width": 1280, "height": 900}} | options))
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        if gate is not None:
+            page.route_web_socket(WS_URL, gate.route)
+        page.goto(url)
+        expect(page.get_by_test_id("login")).to_be_visible()
+        if wrong_token is not None:
+            page.get_by_test_id("token-input").fill(wrong_token)
+            page.get_by_test_id("token-submit").click()
+            alert = page.get_by_test_id("alert-error")
+            expect(alert).to_contain_text("Token refused")
+            expect(alert.get_by_test_id("alert-advice")).to_contain_text("valid arbiter token")
+            expect(page.get_by_test_id("login")).to_be_visible()
+            assert page.evaluate("sessionStorage.length") == 0
+        page.get_by_test_id("token-input").fill(token)
+        page.get_by_test_id("token-submit").click()
+        expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "live")
+        expect(page.get_by_test_id("timeline")).to_be_visible()
+        # Kept for this tab only, never in the address.
+        assert token not in page.url
+        assert token in page.evaluate("Object.values(sessionStorage)")
+        yield page
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
+def test_the_console_runs_a_whole_playoff_with_an_armageddon(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    began = time.monotonic()
+    with running_server(tmp_path / "log.db") as server:
+        chief_token, deputy_token, playoff_id = set_up(server)
+        url = f"{server.base_url}/arbiter/{playoff_id}"
+        gate = FrameGate()
+        with console(browser, url, chief_token, gate) as page:
+            # ---- the schedule: three games, the Armageddon tentative (dashed), a break
+            for game in (1, 2, 3):
+                expect(page.get_by_test_id(f"timeline-game-1-{game}")).to_be_visible()
+            expect(page.get_by_test_id("timeline-game-1-3")).to_have_attribute(
+                "data-tentative", "true")
+            expect(page.get_by_test_id("timeline-game-1-1")).to_have_attribute(
+                "data-tentative", "false")
+            assert page.get_by_test_id("timeline-break").count() >= 1
+
+            shorten_the_time_control(page)
+
+            # ---- lots: pending until the server's ack arrives, then the commit-reveal proof
+            gate.hold = "acks"
+            page.get_by_test_id("lots-service-1").click()
+            expect(page.get_by_test_id("pending-count")).to_have_text("1 pending…")
+            expect(page.locator('[data-testid="cmd"][data-status="pending"]')).to_have_count(1)
+            page.wait_for_timeout(300)  # the ack is held: still pending
+            expect(page.get_by_test_id("pending-count")).to_be_visible()
+            assert gate.release() == 1
+            expect(page.get_by_test_id("pending-count")).to_be_hidden()
+            expect(page.locator('[data-testid="cmd"][data-type="lots"]')).to_have_attribute(
+                "data-status", "ok")
+            lots = page.get_by_test_id("draw-lots-1")
+            expect(lots.get_by_test_id("commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+            expect(lots.get_by_test_id("seed")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+            expect(lots.get_by_test_id("draw-verified")).to_be_visible()
+
+            # ---- game 1: started early, so games 2 and 3 move up: the page marks them
+            game1 = page.get_by_test_id("game-panel-1-1")
+            expect(game1.get_by_test_id("time-white")).to_have_text("15:00")  # G/15+5 now
+            game1.get_by_test_id("start").click()
+            expect(game1.get_by_test_id("clock-status")).to_have_text("running")
+            expect(game1.get_by_test_id("press-white")).to_be_enabled()
+            expect(game1.get_by_test_id("press-black")).to_be_disabled()
+            expect(page.get_by_test_id("reflow")).to_contain_text("game-started")
+            expect(page.get_by_test_id("moved-1-2")).to_be_visible()
+            expect(page.get_by_test_id("timeline-game-1-2")).to_have_attribute("data-moved", "true")
+
+            # ---- a second arbiter, whose console lags, records the same result: refused
+            deputy_gate = FrameGate()
+            with console(browser, url, deputy_token, deputy_gate) as deputy:
+                stale = deputy.get_by_test_id("game-panel-1-1").get_by_test_id("result-1-0")
+                expect(stale).to_be_enabled()
+                deputy_gate.hold = "all"
+                game1.get_by_test_id("result-1-0").click()
+                expect(page.get_by_test_id("game-1-1-result")).to_have_text("1-0")
+                stale.click()
+                expect(deputy.get_by_test_id("pending-count")).to_be_visible()
+                deputy_gate.release()
+                alert = deputy.get_by_test_id("alert-error")
+                expect(alert).to_be_visible()
+                expect(alert.get_by_test_id("alert-reason")).to_contain_text(
+                    "already has a result")
+                expect(alert.get_by_test_id("alert-advice")).to_contain_text("Nothing was changed")
+                expect(deputy.get_by_test_id("game-1-1-result")).to_have_text("1-0")
+                deputy.screenshot(path=str(screenshot_path("console-refused")))
+
+            # ---- game 2: the other player has White and wins: 1-1
+            game2 = page.get_by_test_id("game-panel-1-2")
+            game2.get_by_test_id("start").click()
+            expect(game2.get_by_test_id("clock-status")).to_have_text("running")
+            game2.get_by_test_id("result-1-0").click()
+            expect(page.get_by_test_id("game-1-2-result")).to_have_text("1-0")
+            expect(page.get_by_test_id("score-1")).to_have_text("1–1")
+
+            # ---- the Armageddon: coin toss (commit-reveal), the winner takes Black
+            page.get_by_test_id("toss-caller-1").select_option("A")
+            page.get_by_test_id("toss-call-heads-1").check()
+            page.get_by_test_id("toss-1").click()
+            winner_el = page.get_by_test_id("toss-winner-1")
+            expect(winner_el).to_be_visible()
+            winner = winner_el.get_attribute("data-player")
+            assert winner in ("A", "B")
+            loser = "B" if winner == "A" else "A"
+            toss = page.get_by_test_id("draw-coin-toss-1")
+            expect(toss.get_by_test_id("commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+            expect(toss.get_by_test_id("draw-verified")).to_be_visible()
+            page.get_by_test_id("colours-winner-black-1").click()
+            game3 = page.get_by_test_id("game-panel-1-3")
+            expect(game3).to_be_visible()
+            expect(page.get_by_test_id("game-row-1-3")).to_contain_text(
+                re.compile(rf"Player {loser}\s*Player {winner}"))
+            game3.get_by_test_id("start").click()
+            expect(game3.get_by_test_id("time-black")).to_have_text("5:00")
+
+            play_the_armageddon_on_a_tablet(browser, url, chief_token)
+
+            expect(game3.get_by_test_id("moves-white")).to_contain_text("moves 2")
+            expect(game3.get_by_test_id("moves-black")).to_contain_text("moves 1")
+            expect(game3.get_by_test_id("time-white")).to_have_text(re.compile(r"^5:5\d$"))
+            expect(game3.get_by_test_id("press-black")).to_be_enabled()
+            give_black_ten_seconds(page)
+            game3.get_by_test_id("pause").click()
+            expect(game3.get_by_test_id("clock-status")).to_have_text("paused")
+            expect(game3.get_by_test_id("press-black")).to_be_disabled()
+            game3.get_by_test_id("resume").click()
+            expect(game3.get_by_test_id("clock-status")).to_have_text("running")
+
+            # ---- a drawn Armageddon: Black advances, and is the champion
+            game3.get_by_test_id("result-draw").click()
+            decision = page.get_by_test_id("decision-1")
+            expect(decision).to_contain_text(f"Player {winner} advances")
+            expect(decision).to_contain_text(f"Black (Player {winner}) advances")
+            expect(page.get_by_test_id("champion")).to_contain_text(f"Champion: Player {winner}")
+            expect(page.get_by_test_id("placings")).to_contain_text(
+                re.compile(rf"1\s*Player {winner}"))
+            expect(page.get_by_test_id("game-1-3-result")).to_have_text("½-½")
+            expect(page.get_by_test_id("pending-count")).to_be_hidden()
+            page.screenshot(path=str(screenshot_path("console-champion")), full_page=True)
+
+        # ---- what the server logged: all of it made by the consoles, once each
+        log = ok(server.client(chief_token).get(f"/api/playoffs/{playoff_id}/events"))["events"]
+        made = [e for e in log if e["type"] != "transition-fired"]
+        types = [e["type"] for e in made]
+        assert types.count("lots-drawn") == 1
+        assert types.count("game-started") == 3
+        assert types.count("result-recorded") == 3  # the deputy's second 1-0 was refused
+        assert types.count("clock-pressed") == 3
+        for kind in ("coin-tossed", "armageddon-colours-chosen", "clock-adjusted",
+                     "clock-paused", "clock-resumed", "time-control-shortened"):
+            assert kind in types, kind
+        assert all(e["actor"].startswith(("chief:", "arbiter:")) for e in made)
+        state = ok(server.client(chief_token).get(f"/api/playoffs/{playoff_id}"))
+        assert state["champion"] == winner
+        assert state["matches"][0]["decision"]["method"] == "armageddon-draw"
+    assert time.monotonic() - began < 60
+
+
+def set_up(server: RunningServer) -> tuple[str, str, str]:
+    """REST only: the event, its play-off, the chief's token and a deputy arbiter's."""
+    created = ok(server.client().post("/api/events", json=tied_event()))
+    chief = server.client(created["chief_token"])
+    standings = ok(chief.get(f"/api/events/{created['id']}/standings"))["standings"]
+    assert [(r["id"], r["rank"], r["playoff"]) for r in standings[:3]] == [
+        ("A", 1, True), ("B", 1, True), ("C", 3, False)]
+    playoff = ok(chief.post(f"/api/events/{created['id']}/playoff", json={}))
+    assert len(playoff["matches"]) == 1
+    assert set(playoff["matches"][0]["players"]) == {"A", "B"}
+    deputy = ok(chief.post(f"/api/events/{created['id']}/tokens",
+                           json={"role": "arbiter", "label": "deputy"}))["token"]
+    return created["chief_token"], deputy, playoff["id"]
+
+
+def shorten_the_time_control(page: Page) -> None:
+    """The reason is required; a bad notation gets the server's reason; then it applies."""
+    from playwright.sync_api import expect
+
+    page.get_by_test_id("time-control").locator("summary").click()
+    page.get_by_test_id("tc-value").fill("G/15+5")
+    page.get_by_test_id("tc-submit").click()  # no reason: the form does not send
+    expect(page.locator('[data-testid="cmd"][data-type="time-control"]')).to_have_count(0)
+    assert page.get_by_test_id("tc-reason").evaluate("el => !el.validity.valid")
+
+    page.get_by_test_id("tc-value").fill("G/soon")
+    page.get_by_test_id("tc-reason").fill("the hall closes early")
+    page.get_by_test_id("tc-submit").click()
+    alert = page.get_by_test_id("alert-error")
+    expect(alert.get_by_test_id("alert-reason")).to_contain_text("time_control")
+    expect(alert.get_by_test_id("alert-advice")).to_contain_text("Correct the value")
+    alert.get_by_test_id("alert-dismiss").click()
+    expect(alert).to_have_count(0)
+
+    page.get_by_test_id("tc-value").fill("G/15+5")
+    page.get_by_test_id("tc-submit").click()
+    expect(page.get_by_test_id("change-time-control-shortened")).to_contain_text(
+        "the hall closes early")
+    expect(page.get_by_test_id("match-1")).to_contain_text("Time control G/15+5")
+    expect(page.get_by_test_id("tc-reason")).to_have_value("")
+
+
+def play_the_armageddon_on_a_tablet(browser: Browser, url: str, token: str) -> None:
+    """A second console on a 768x1024 touch screen presses the clock: big targets, no overflow."""
+    from playwright.sync_api import expect
+
+    with console(browser, url, token, viewport={"width": 768, "height": 1024},
+                 has_touch=True, is_mobile=True, device_scale_factor=1) as tablet:
+        game3 = tablet.get_by_test_id("game-panel-1-3")
+        white, black = game3.get_by_test_id("press-white"), game3.get_by_test_id("press-black")
+        for side, move in ((white, 1), (black, 1), (white, 2)):
+            expect(side).to_be_enabled()
+            expect(side).to_contain_text(f"press after move {move}")
+            side.tap()
+        expect(black).to_be_enabled()
+        expect(white).to_be_disabled()
+        expect(game3.get_by_test_id("moves-white")).to_contain_text("moves 2")
+        # A reload keeps the token (this tab's sessionStorage) and rebuilds the move numbers.
+        tablet.reload()
+        expect(tablet.get_by_test_id("connection")).to_have_attribute("data-state", "live")
+        expect(game3.get_by_test_id("moves-white")).to_contain_text("moves 2")
+        expect(black).to_contain_text("moves 1 · press after move 2")
+        tablet.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        too_small = tablet.evaluate("""() => [...document.querySelectorAll(
+              'button, select, summary, .seg, .check, input:not([type=hidden])'
+              + ':not([type=radio]):not([type=checkbox])')]
+            .filter(el => el.offsetParent !== null)
+            .map(el => [el.dataset.testid || el.id || el.tagName, el.getBoundingClientRect()])
+            .filter(([, r]) => r.height < 47.5 || r.width < 47.5)
+            .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+        assert too_small == [], too_small
+        width = tablet.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], width
+        faces = game3.get_by_test_id("press-white").bounding_box()
+        assert faces is not None and faces["height"] >= 100 and faces["width"] >= 250, faces
+        tablet.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+        tablet.screenshot(path=str(screenshot_path("console-tablet-768x1024")))
+
+
+def give_black_ten_seconds(page: Page) -> None:
+    from playwright.sync_api import expect
+
+    game3 = page.get_by_test_id("game-panel-1-3")
+    game3.get_by_test_id("adjust").locator("summary").click()
+    game3.get_by_test_id("adjust-side").select_option("black")
+    game3.get_by_test_id("adjust-seconds").fill("10")
+    game3.get_by_test_id("adjust-reason").fill("the opponent's phone rang")
+    game3.get_by_test_id("adjust-give").click()
+    expect(page.get_by_test_id("change-clock-adjusted")).to_contain_text(
+        "gave 10 s to black")
+    expect(game3.get_by_test_id("adjust-reason")).to_have_value("")
+
+
+def local_input(page: Page, minutes_from_now: int) -> str:
+    """A ``datetime-local`` value in the browser's own time zone."""
+    value: str = page.evaluate(
+        """m => { const d = new Date(Date.now() + m * 60000);
+                  d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
+                  return d.toISOString().slice(0, 16); }""",
+        minutes_from_now,
+    )
+    return value
+
+
+def test_a_plan_missing_the_deadline_shows_the_proposal_and_the_page_applies_it(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    with running_server(tmp_path / "log.db") as server:
+        chief_token, _, playoff_id = set_up(server)
+        url = f"{server.base_url}/arbiter/{playoff_id}"
+        gate = FrameGate()
+        with console(browser, url, chief_token, gate) as page:
+            expect(page.get_by_test_id("timeline-deadline")).to_have_count(0)
+            page.get_by_test_id("deadline").locator("summary").click()
+            page.get_by_test_id("dl-at").fill(local_input(page, 120))
+            page.get_by_test_id("dl-reason").fill("the hall closes")
+            page.get_by_test_id("dl-submit").click()
+            expect(page.get_by_test_id("fits")).to_contain_text("does not fit: over by")
+            expect(page.get_by_test_id("timeline-deadline")).to_have_count(1)
+            proposal = page.get_by_test_id("proposal")
+            expect(proposal).to_contain_text("shorten the time control to G/10+5")
+            page.evaluate("scrollTo(0, 0)")
+            page.screenshot(path=str(screenshot_path("console-deadline-missed")))
+
+            # The service restarts (1012): the page reconnects and resumes from its last seq.
+            assert gate.page_side is not None
+            gate.page_side.close(code=1012, reason="restarting")
+            expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "off")
+            expect(page.get_by_test_id("connection")).to_have_attribute("data-state", "live")
+            hellos = gate.hellos()
+            assert len(hellos) == 2, hellos
+            assert hellos[0]["last_seq"] is None and hellos[1]["last_seq"] == 2, hellos
+            assert all(h["token"] == chief_token for h in hellos)
+
+            proposal.get_by_test_id("use-proposal").click()
+            expect(page.get_by_test_id("tc-value")).to_have_value("G/10+5")
+            page.get_by_test_id("tc-reason").fill("to meet the deadline (reg. 5)")
+            page.get_by_test_id("tc-submit").click()
+            expect(page.get_by_test_id("fits")).to_have_text("fits")
+            expect(proposal).to_have_count(0)
+            expect(page.get_by_test_id("moved-1-2")).to_be_visible()
+            expect(page.get_by_test_id("reflow")).to_contain_text("time-control-shortened")
+
+            # Moving a start needs a reason; too early a start is planned legally, with a warning.
+            page.get_by_test_id("move-start").locator("summary").click()
+            page.get_by_test_id("ms-game").select_option("1:1")
+            page.get_by_test_id("ms-at").fill(local_input(page, 5))
+            page.get_by_test_id("ms-submit").click()
+            expect(page.locator('[data-testid="cmd"][data-type="move-start"]')).to_have_count(0)
+            page.get_by_test_id("ms-reason").fill("both players are ready")
+            page.get_by_test_id("ms-submit").click()
+            expect(page.get_by_test_id("change-start-moved")).to_contain_text(
+                "both players are ready")
+            expect(page.get_by_test_id("warnings")).to_contain_text("earlier than allowed")
+            page.screenshot(path=str(screenshot_path("console-plan")), full_page=True)
+
+
+BRIDGE = {
+    "name": "Knock-out, round 3", "kind": "team", "regulation": "ebu-143.7",
+    "teams": [{"id": "N", "name": "North London"}, {"id": "S", "name": "Surrey"}],
+    "matches": [{"round": 1, "home": "N", "away": "S", "venue": "neutral",
+                 "boards": [420, -420, 50, -50]}],
+}
+
+
+def test_extra_boards_are_scored_on_the_page_until_the_match_is_decided(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    with running_server(tmp_path / "log.db") as server:
+        created = ok(server.client().post("/api/events", json=BRIDGE))
+        chief = server.client(created["chief_token"])
+        made = ok(chief.post(f"/api/events/{created['id']}/extra-boards",
+                             json={"home": "N", "away": "S", "scheduled": 16}))
+        url = f"{server.base_url}/arbiter/{made['id']}"
+        with console(browser, url, created["chief_token"], wrong_token="not-a-token") as page:
+            card = page.get_by_test_id("extra-boards")
+            expect(card).to_contain_text("North London v Surrey")
+            expect(page.get_by_test_id("timeline-game-1-1")).to_be_visible()
+            for board, table, score in ((1, 1, 420), (1, 2, 420), (2, 1, -100), (2, 2, -50)):
+                page.get_by_test_id("board-board").select_option(str(board))
+                page.get_by_test_id(f"board-table-{table}").check()
+                page.get_by_test_id("board-ns").fill(str(score))
+                page.get_by_test_id("board-submit").click()
+                expect(page.locator('[data-testid="cmd"]').first).to_have_attribute(
+                    "data-status", "ok")
+            expect(page.get_by_test_id("running-total")).to_have_text("0–2")
+            expect(page.get_by_test_id("extra-winner")).to_contain_text("Surrey win the match")
+            expect(page.get_by_test_id("board-form")).to_have_count(0)
+            page.screenshot(path=str(screenshot_path("console-extra-boards")), full_page=True)
