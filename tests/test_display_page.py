@@ -1,0 +1,461 @@
+"""The hall display (``clients/display``) in Debian Chromium against the real service.
+
+The server runs on the system clock (the default time source), so the page's own
+countdown between messages is real time. Presses go through the websocket as an
+arbiter would (``clients.python.PlayoffClient``); the rest through the REST API.
+Each test saves a screenshot in ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
+
+from clients.python.client import PlayoffClient
+from tests.browser import browser, screenshot_path
+from tests.server import RunningServer, free_port, running_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+__all__ = ["browser"]  # the fixture, from tests/browser.py
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
+PRAGG, ABDU, SINDAROV = "25059530", "14204118", "14205483"
+JSON = {"Content-Type": "application/json"}
+BRIDGE = {
+    "name": "Knock-out, round 3", "kind": "team", "regulation": "ebu-143.7",
+    "teams": [{"id": "N", "name": "North London"}, {"id": "S", "name": "Surrey"}],
+    "matches": [{"round": 1, "home": "N", "away": "S", "venue": "neutral",
+                 "boards": [420, -420, 50, -50]}],
+}
+CLOCK = "document.querySelector('[data-testid=\"clock-{side}\"]')"
+
+
+def ok(response: httpx.Response) -> dict[str, Any]:
+    assert response.status_code in (200, 201), response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def clock_text(ms: int) -> str:
+    """What the display shows for ``ms`` (display.js formatClock)."""
+    if ms < 10_000:
+        tenths = max(0, ms) // 100
+        return f"{tenths // 10}.{tenths % 10}"
+    s = -(-ms // 1000)
+    h, m, sec = s // 3600, s % 3600 // 60, s % 60
+    return f"{h}:{m:02}:{sec:02}" if h else f"{m}:{sec:02}"
+
+
+@dataclass
+class Playoff:
+    server: RunningServer
+    id: str
+    token: str  # the chief arbiter's
+    key: str  # a display key
+
+    @property
+    def url(self) -> str:
+        return f"{self.server.base_url}/display/{self.id}?key={self.key}"
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        with self.server.client(self.token) as chief:
+            return ok(chief.post(f"/api/playoffs/{self.id}{path}", json=body))
+
+    def game(self, match: int, game: int, action: str, body: Any = None) -> dict[str, Any]:
+        return self.post(f"/matches/{match}/games/{game}/{action}", body)
+
+    def command(self, type_: str, **fields: Any) -> None:
+        """A websocket command as the arbiter's console sends it; returns on its ack."""
+
+        async def send() -> None:
+            async with PlayoffClient(
+                self.server.base_url, self.id, self.token, reconnect=False
+            ) as client:
+                await client.command(type_, **fields)
+
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, send()).result(timeout=10)
+
+
+def _display_key(server: RunningServer, event_id: str, token: str) -> str:
+    with server.client(token) as chief:
+        made = ok(chief.post(f"/api/events/{event_id}/tokens", json={"role": "display"}))
+    key: str = made["token"]
+    return key
+
+
+def chess_playoff(server: RunningServer) -> Playoff:
+    """The UzChess Cup play-off (seeds 2 v 3, then the final), White for game 1 drawn."""
+    with server.client() as anonymous:
+        created = ok(anonymous.post("/api/events", content=DATA.read_bytes(), headers=JSON))
+    token = created["chief_token"]
+    with server.client(token) as chief:
+        made = ok(chief.post(f"/api/events/{created['id']}/playoff",
+                             json={"prizes": [100000, 50000, 30000], "points": [13, 10, 8]}))
+    playoff = Playoff(server, made["id"], token, _display_key(server, created["id"], token))
+    playoff.post("/matches/1/lots", {"method": "physical", "white": ABDU})
+    return playoff
+
+
+def bridge_playoff(server: RunningServer) -> Playoff:
+    """Hubert Phillips Bowl extra boards: three stanzas of two, partners change after each."""
+    with server.client() as anonymous:
+        created = ok(anonymous.post("/api/events", content=json.dumps(BRIDGE), headers=JSON))
+    token = created["chief_token"]
+    with server.client(token) as chief:
+        made = ok(chief.post(f"/api/events/{created['id']}/extra-boards", json={
+            "home": "N", "away": "S", "scheduled": 48, "competition": "hubert-phillips-bowl",
+        }))
+    return Playoff(server, made["id"], token, _display_key(server, created["id"], token))
+
+
+def level_after_two_games(playoff: Playoff) -> None:
+    """Match 1 to 1-1: each player wins with White (Abdusattorov had White in game 1)."""
+    for game in (1, 2):
+        playoff.game(1, game, "start")
+        playoff.game(1, game, "result", {"result": "1-0"})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    with running_server(tmp_path_factory.mktemp("display") / "log.db") as running:
+        yield running
+
+
+@contextmanager
+def opened(browser: Browser, url: str, width: int = 1920, height: int = 1080) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_function("window.displayState && window.displayState.synced", timeout=5000)
+        yield page
+    finally:
+        context.close()
+
+
+def shown(page: Page, key: str = "1:1") -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(
+        "k => ({...window.displayState, clock: window.displayState.clocks[k] || null})",
+        key,
+    )
+    return state
+
+
+def fits(page: Page) -> tuple[int, int, int, int]:
+    sizes: list[int] = page.evaluate(
+        "[document.documentElement.scrollWidth, innerWidth,"
+        " document.documentElement.scrollHeight, innerHeight]"
+    )
+    return sizes[0], sizes[1], sizes[2], sizes[3]
+
+
+# --------------------------------------------------------------------------- clocks
+
+
+def test_the_clocks_follow_an_arbiters_press_within_a_second(
+    browser: Browser, server: RunningServer
+) -> None:
+    playoff = chess_playoff(server)
+    with opened(browser, playoff.url) as page:
+        assert page.get_by_test_id("connection").get_attribute("data-state") == "live"
+        assert page.evaluate("window.displayState.clocks") == {}
+        started = playoff.game(1, 1, "start")["events"][0]["data"]["clock"]
+        assert started["running"] == "white"
+        page.wait_for_function(
+            f"{CLOCK.format(side='white')}?.dataset.running === 'true'", timeout=1000
+        )
+        assert page.get_by_test_id("clock-black").inner_text() == "25:00"
+        assert page.get_by_test_id("clock-black").get_attribute("data-running") == "false"
+
+        time.sleep(0.4)
+        playoff.command("press", match=1, game=1, side="white", move=1)
+        pressed = time.monotonic()
+        page.wait_for_function(
+            f"{CLOCK.format(side='black')}?.dataset.running === 'true'"
+            f" && {CLOCK.format(side='white')}.dataset.running === 'false'",
+            timeout=1000,
+        )
+        assert time.monotonic() - pressed < 1.0
+        with server.client(playoff.token) as chief:
+            log = ok(chief.get(f"/api/playoffs/{playoff.id}/events"))["events"]
+        clock = next(e for e in log if e["type"] == "clock-pressed")["data"]["clock"]
+        assert clock["running"] == "black"
+        state = shown(page)
+        # G/25+5: White used about 0.4 s and got the 5 s increment.
+        assert state["clock"]["white_ms"] == clock["white_ms"]
+        assert 1_500_000 < clock["white_ms"] < 1_505_000
+        assert state["clock"]["running"] == "black"
+        assert page.get_by_test_id("clock-white").inner_text() == clock_text(clock["white_ms"])
+        assert 1_500_000 - 5_000 < state["clock"]["black_ms"] <= 1_500_000  # Black's runs
+        # Names and seeds next to the clocks, the bracket with the seeds.
+        game = page.get_by_test_id("game")
+        assert "Abdusattorov" in game.inner_text() and "Sindarov" in game.inner_text()
+        seeds = page.locator("[data-testid=bracket-player][data-seed]")
+        assert sorted(seeds.evaluate_all("els => els.map(e => e.dataset.seed)")) == ["1", "2", "3"]
+        page.screenshot(path=screenshot_path("display-press"))
+
+
+def test_the_clocks_count_down_between_messages(
+    browser: Browser, server: RunningServer
+) -> None:
+    playoff = chess_playoff(server)
+    with opened(browser, playoff.url) as page:
+        playoff.game(1, 1, "start")
+        page.wait_for_function(
+            f"{CLOCK.format(side='white')}?.dataset.running === 'true'", timeout=1000
+        )
+        first = shown(page)
+        first_text = page.get_by_test_id("clock-white").inner_text()
+        time.sleep(1.5)
+        second = shown(page)
+        assert second["clockMessages"] == first["clockMessages"]
+        assert second["events"] == first["events"]
+        # The page's own time between the two drawings, against what the clock lost.
+        elapsed = second["shownAt"] - first["shownAt"]
+        dropped = first["clock"]["white_ms"] - second["clock"]["white_ms"]
+        assert 1400 <= elapsed <= 3000
+        assert abs(dropped - elapsed) < 100, (dropped, elapsed)
+        assert second["clock"]["black_ms"] == first["clock"]["black_ms"] == 1_500_000
+        assert page.get_by_test_id("clock-white").inner_text() != first_text
+
+        # Low time: red and pulsing under a minute, tenths under ten seconds.
+        left = second["clock"]["white_ms"]
+        playoff.command("adjust", match=1, game=1, side="white", delta_ms=-(left - 40_000),
+                        reason="arbiter's test")
+        white = page.get_by_test_id("clock-white")
+        page.wait_for_function(f"{CLOCK.format(side='white')}.dataset.low === 'low'", timeout=1000)
+        assert white.inner_text().startswith("0:")
+        playoff.command("adjust", match=1, game=1, side="white", delta_ms=-31_000,
+                        reason="arbiter's test")
+        page.wait_for_function(
+            f"{CLOCK.format(side='white')}.dataset.low === 'critical'", timeout=1000
+        )
+        assert white.get_attribute("data-running") == "true"
+        text = white.inner_text()
+        assert len(text) == 3 and text[1] == "." and text[0] in "6789", text
+        colour = white.evaluate("e => getComputedStyle(e).color")
+        assert colour == "rgb(255, 69, 69)"
+        page.screenshot(path=screenshot_path("display-low-time"))
+
+
+# --------------------------------------------------------------------------- Armageddon
+
+
+def test_the_armageddon_banner_with_colours_times_and_draw_odds(
+    browser: Browser, server: RunningServer
+) -> None:
+    playoff = chess_playoff(server)
+    with opened(browser, playoff.url) as page:
+        banner = page.get_by_test_id("armageddon-banner")
+        assert banner.is_hidden()
+        level_after_two_games(playoff)
+        playoff.post("/matches/1/coin-toss", {"method": "physical", "winner": SINDAROV})
+        page.wait_for_function(
+            "document.querySelector('[data-testid=armageddon-banner]')"
+            ".textContent.includes('Coin toss won by Sindarov')",
+            timeout=2000,
+        )
+        assert banner.get_attribute("data-state") == "next"
+        playoff.post("/matches/1/armageddon-colours", {"white": ABDU, "black": SINDAROV})
+        page.get_by_test_id("arm-white").wait_for(timeout=2000)
+        assert "Abdusattorov" in page.get_by_test_id("arm-white").inner_text()
+        assert "Sindarov" in page.get_by_test_id("arm-black").inner_text()
+        rules = page.get_by_test_id("arm-rules").text_content() or ""
+        assert "6′ v 5′" in rules
+        assert "+3 s from move 61" in rules
+        assert "draw = Black wins" in rules
+
+        playoff.game(1, 3, "start")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=armageddon-banner]').dataset.state === 'on'",
+            timeout=2000,
+        )
+        assert "now playing" in (banner.text_content() or "")
+        page.wait_for_function(
+            f"{CLOCK.format(side='white')}?.dataset.running === 'true'", timeout=1000
+        )
+        assert page.get_by_test_id("clock-black").inner_text() == "5:00"
+        assert page.get_by_test_id("clock-white").inner_text() in ("6:00", "5:59")
+        # The bracket: 1-1 after the regular games, seeds 2 and 3.
+        first = page.locator("[data-testid=match][data-match='1']")
+        assert first.get_attribute("data-status") == "running"
+        totals = first.locator(".total").all_inner_texts()
+        assert totals == ["1", "1"]
+        page.screenshot(path=screenshot_path("display-armageddon"))
+
+
+# --------------------------------------------------------------------------- bridge
+
+
+def test_the_extra_board_stanza_scoreboard(browser: Browser, server: RunningServer) -> None:
+    playoff = bridge_playoff(server)
+
+    def score(stanza: int, board: int, table: int, ns: int) -> None:
+        playoff.post("/board-scores", {"stanza": stanza, "board": board, "table": table,
+                                       "ns_score": ns})
+
+    with opened(browser, playoff.url) as page:
+        board = page.get_by_test_id("scoreboard")
+        assert "North London" in board.inner_text() and "Surrey" in board.inner_text()
+        assert page.get_by_test_id("stanza-number").inner_text().startswith("Stanza 1")
+        assert page.get_by_test_id("partner-change").is_visible()
+        for args in ((1, 1, 1, 620), (1, 1, 2, 170), (1, 2, 1, 0), (1, 2, 2, 0)):
+            score(*args)
+        page.wait_for_function(
+            "document.querySelector('[data-testid=stanza-number]')?.textContent"
+            ".startsWith('Stanza 2')",
+            timeout=2000,
+        )
+        total = page.get_by_test_id("running-total").locator(".imps").all_inner_texts()
+        assert total == ["10", "0"]
+        assert page.get_by_test_id("partner-change").inner_text() == (
+            "Partners change after this stanza"
+        )
+        row = page.locator("[data-testid=stanza-board][data-stanza='1'][data-board='1']")
+        assert row.locator("td").all_inner_texts() == ["1", "1", "+620", "+170", "10", ""]
+        # A score at one table shows at once, before the stanza is complete.
+        score(2, 1, 1, 100)
+        live = page.locator("[data-testid=stanza-board][data-stanza='2'][data-board='1'] td")
+        page.wait_for_function(
+            "document.querySelector(\"[data-testid=stanza-board][data-stanza='2']"
+            "[data-board='1']\")?.textContent.includes('+100')",
+            timeout=2000,
+        )
+        assert live.nth(2).inner_text() == "+100"
+        # Stanza 2 is under way: the schedule's next is stanza 3.
+        page.wait_for_function(
+            "document.querySelector('[data-testid=next-game]').textContent"
+            ".startsWith('Next: Stanza 3')",
+            timeout=2000,
+        )
+        assert fits(page)[0] <= fits(page)[1] and fits(page)[2] <= fits(page)[3]
+        page.screenshot(path=screenshot_path("display-extra-boards"))
+
+
+# --------------------------------------------------------------------------- restarts
+
+
+def test_it_recovers_after_the_service_restarts(browser: Browser, tmp_path: Path) -> None:
+    db, port = tmp_path / "log.db", free_port()
+    with running_server(db, port=port) as first:
+        playoff = chess_playoff(first)
+        playoff.game(1, 1, "start")
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        page.goto(playoff.url)
+        page.wait_for_function("window.displayState.synced", timeout=5000)
+        page.wait_for_function(
+            f"{CLOCK.format(side='white')}?.dataset.running === 'true'", timeout=1000
+        )
+        before = shown(page)
+    try:
+        # The service is gone: the page says so and its clocks stand still.
+        page.wait_for_function(
+            "document.querySelector('[data-testid=connection]').dataset.state === 'reconnecting'",
+            timeout=3000,
+        )
+        assert page.get_by_test_id("connection").inner_text() == "reconnecting…"
+        frozen = page.get_by_test_id("clock-white")
+        assert frozen.get_attribute("data-running") == "false"
+        held = shown(page)["clock"]["white_ms"]
+        time.sleep(0.6)
+        assert shown(page)["clock"]["white_ms"] == held
+        page.screenshot(path=screenshot_path("display-reconnecting"))
+
+        with running_server(db, port=port) as second:
+            page.wait_for_function("window.displayState.synced", timeout=8000)
+            after = shown(page)
+            assert after["connection"] == "live"
+            assert after["lastSeq"] == before["lastSeq"]
+            assert after["snapshots"] == before["snapshots"] == 1  # resumed, no snapshot
+            page.wait_for_function(
+                f"{CLOCK.format(side='white')}.dataset.running === 'true'", timeout=1000
+            )
+            # What happens after the restart reaches the page.
+            Playoff(second, playoff.id, playoff.token, playoff.key).command(
+                "press", match=1, game=1, side="white", move=1
+            )
+            page.wait_for_function(
+                f"{CLOCK.format(side='black')}.dataset.running === 'true'", timeout=1000
+            )
+            assert shown(page)["lastSeq"] == before["lastSeq"] + 1
+            page.screenshot(path=screenshot_path("display-after-restart"))
+    finally:
+        context.close()
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
+def test_the_page_fits_the_screen_without_scrolling(
+    browser: Browser, server: RunningServer, width: int, height: int
+) -> None:
+    playoff = chess_playoff(server)
+    level_after_two_games(playoff)
+    playoff.post("/matches/1/coin-toss", {"method": "physical", "winner": SINDAROV})
+    playoff.post("/matches/1/armageddon-colours", {"white": ABDU, "black": SINDAROV})
+    playoff.game(1, 3, "start")
+    with opened(browser, playoff.url, width, height) as page:
+        page.wait_for_function(
+            f"{CLOCK.format(side='white')}?.dataset.running === 'true'", timeout=1000
+        )
+        scroll_width, inner_width, scroll_height, inner_height = fits(page)
+        assert scroll_width <= inner_width and scroll_height <= inner_height
+        for test_id in ("armageddon-banner", "clock-white", "clock-black", "bracket",
+                        "next-game", "connection"):
+            box = page.get_by_test_id(test_id).bounding_box()
+            assert box is not None, test_id
+            assert box["x"] >= 0 and box["y"] >= 0, test_id
+            assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+        clock_px = page.get_by_test_id("clock-white").evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
+        assert clock_px >= height * 0.1  # large enough to read from 10 m
+        path = screenshot_path(f"display-{width}x{height}")
+        page.screenshot(path=path)
+        if (width, height) == (1920, 1080):
+            shutil.copyfile(path, ROOT / "docs" / "display-1920x1080.png")
+
+
+def test_the_champion_and_the_final_placings(browser: Browser, server: RunningServer) -> None:
+    playoff = chess_playoff(server)
+    playoff.game(1, 1, "start")
+    playoff.game(1, 1, "result", {"result": "1-0"})
+    playoff.game(1, 2, "start")
+    playoff.game(1, 2, "result", {"result": "0-1"})  # Abdusattorov wins 2-0
+    playoff.post("/matches/2/lots", {"method": "physical", "white": PRAGG})
+    with opened(browser, playoff.url, 1280, 720) as page:
+        decision = page.locator("[data-testid=match][data-match='1'] [data-testid=decision]")
+        assert decision.inner_text().startswith("Abdusattorov, Nodirbek advances 2")
+        advancing = page.locator("[data-testid=match][data-match='1'] .advances")
+        assert advancing.get_attribute("data-player") == ABDU
+        for game in (1, 2):
+            playoff.game(2, game, "start")
+            playoff.game(2, game, "result", {"result": "1-0" if game == 1 else "1/2-1/2"})
+        page.get_by_test_id("champion").wait_for(timeout=2000)
+        assert page.get_by_test_id("champion").inner_text() == "Praggnanandhaa R"
+        page.get_by_test_id("placings").wait_for(timeout=2000)
+        rows = page.get_by_test_id("placings").locator("tbody tr").all_inner_texts()
+        assert rows[0].split("\t")[:3] == ["1", "Praggnanandhaa R", "100,000"]
+        assert len(rows) == 3
+        scroll_width, inner_width, scroll_height, inner_height = fits(page)
+        assert scroll_width <= inner_width and scroll_height <= inner_height
+        page.screenshot(path=screenshot_path("display-champion"))
