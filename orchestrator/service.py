@@ -463,6 +463,8 @@ class Service:
     ) -> NewEvent:
         """The Armageddon coin toss (GCT 2015 reg. 10 c), by commit and reveal."""
         match = state.chess.match(match_id)
+        if None in match.players:
+            raise Conflict(f"match {match_id}: both players must be known before the toss")
         if caller not in match.players:
             raise Conflict(f"{caller} does not play in match {match_id}")
         opponent = next(p for p in match.players if p != caller)

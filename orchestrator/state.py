@@ -198,6 +198,10 @@ def _key(data: dict[str, Any]) -> GameKey:
 
 
 def _lots_drawn(state: PlayoffState, data: dict[str, Any], logged: StoredEvent) -> Changes:
+    if _begun(state, data["match"]):
+        raise PlayoffError(
+            f"match {data['match']} has begun: the colours of game 1 can no longer change"
+        )
     playoff = set_game_one_colours(state.chess, data["match"], data["white"], data["black"])
     draw = Draw(seq=logged.seq, kind="lots", match=data["match"], data=data)
     return Changes( playoff=playoff, draws=(*state.draws, draw))
@@ -246,6 +250,11 @@ def _game_started(state: PlayoffState, data: dict[str, Any], logged: StoredEvent
         raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
     if game.result is not None:
         raise PlayoffError(f"match {key[0]}, game {key[1]} is already over")
+    previous = state.chess.game(key[0], key[1] - 1) if key[1] > 1 else None
+    if previous is not None and previous.result is None:
+        raise PlayoffError(
+            f"match {key[0]}: game {key[1] - 1} has no result yet, so game {key[1]} cannot start"
+        )
     playoff = state.chess
     if not playoff.match(key[0]).started:
         playoff = start_match(playoff, key[0])
@@ -288,12 +297,16 @@ def _result_corrected(
 ) -> Changes:
     key = _key(data)
     playoff = correct_result(state.chess, key[0], key[1], Result(data["result"]))
-    # Games voided by the correction lose their times: they will be played again.
+    # Games voided by the correction lose their times and clocks: they will be played
+    # again. A game that keeps its colours is not voided (it may be in progress).
     still = {(g.match, g.number) for g in playoff.games if g.result is not None}
+    kept = still | {(g.match, g.number) for g in playoff.games if g.white is not None}
     ended = {k: v for k, v in state.ended_at.items() if k in still}
-    started = {k: v for k, v in state.started_at.items() if k in still or k == key}
+    started = {k: v for k, v in state.started_at.items() if k in kept or k == key}
+    clocks = {k: c for k, c in state.clocks.items() if k in kept or k == key}
     change = {"seq": logged.seq, "type": "result-corrected", **data}
-    return Changes( playoff=playoff, started_at=started, ended_at=ended,
+    return Changes(
+        playoff=playoff, started_at=started, ended_at=ended, clocks=clocks,
         changes=(*state.changes, change),
     )
 

@@ -251,10 +251,16 @@ async def _receive(
     bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
     while not connection.closed:
         try:
-            text = await websocket.receive_text()
+            message = await websocket.receive()
         except (WebSocketDisconnect, RuntimeError):
             return
+        if message["type"] == "websocket.disconnect":
+            return
         connection.last_heard = time.monotonic()
+        text = message.get("text")
+        if text is None:
+            _refuse(service, connection, "bad-frame", "a binary frame: frames are JSON text")
+            continue
         try:
             frame = json.loads(text)
         except json.JSONDecodeError as exc:
