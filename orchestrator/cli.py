@@ -226,17 +226,18 @@ def demo(
     settings = Settings(db_path=db, host=host, port=port)
     made = asyncio.run(prepare_demo(db, SystemTime()))
     base = settings.base_url
-    console.print()
-    console.print(f"[bold]The service runs at {base}[/] (Ctrl-C stops it)", highlight=False)
-    console.print(f"  API docs:        {base}/docs", highlight=False)
-    console.print(
+    lines = [
+        f"[bold]The service runs at {base}[/] (Ctrl-C stops it)",
+        f"  API docs:        {base}/docs",
         f"  Hall display:    {base}/display/{made.playoff_id}?key={made.display_key}",
-        highlight=False,
-    )
-    console.print(f"  Arbiter console: {base}/arbiter/{made.playoff_id}", highlight=False)
-    console.print(f"  Chief arbiter's token: {made.chief_token}", highlight=False)
-    console.print(f"  Arbiter's token:       {made.arbiter_token}", highlight=False)
-    console.print(f"  Play-off:        {base}/api/playoffs/{made.playoff_id}", highlight=False)
+        f"  Arbiter console: {base}/arbiter/{made.playoff_id}",
+        f"  Chief arbiter's token: {made.chief_token}",
+        f"  Arbiter's token:       {made.arbiter_token}",
+        f"  Play-off:        {base}/api/playoffs/{made.playoff_id}",
+    ]
+    console.print()
+    for line in lines:  # one line each, however narrow the terminal: they are copied
+        console.print(line, highlight=False, soft_wrap=True)
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536
     )
