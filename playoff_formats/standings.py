@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import groupby
+from typing import Any, TypeVar
 
 from playoff_formats.tiebreaks.core import Step
+
+S = TypeVar("S", bound=Hashable)
+
+
+def split_ties(
+    order: Sequence[str],
+    score: Callable[[str], S],
+    resolve: Callable[[tuple[str, ...], S, int], Sequence[tuple[str, ...]]],
+) -> list[tuple[str, ...]]:
+    """The final order as groups still tied (a group of one is placed).
+
+    ``order`` is sorted by ``score``, best first; each run of equal scores of more
+    than one is handed to ``resolve`` with its score and the first place it covers,
+    which returns it split into groups, best first.
+    """
+    groups: list[tuple[str, ...]] = []
+    place = 1
+    for value, members in groupby(order, key=score):
+        tied = tuple(members)
+        groups.extend(resolve(tied, value, place) if len(tied) > 1 else [tied])
+        place += len(tied)
+    return groups
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any, Protocol
 
 from playoff_formats.model import IndividualEvent
-from playoff_formats.standings import StandingRow, Standings
+from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import LabelledCriterion, Step, resolve_tie
 from playoff_formats.tiebreaks.index import EventIndex
 from playoff_formats.tiebreaks.words import join, places, points, short_name
@@ -44,29 +43,25 @@ class CriteriaRegulation:
         by_score = sorted(index.order, key=lambda p: -index.scores[p])
         explanation: list[str] = []
         steps: list[Step] = []
-        groups: list[tuple[str, ...]] = []
-        place = 1
-        for score, members in groupby(by_score, key=lambda p: index.scores[p]):
-            tied = tuple(members)
-            if len(tied) > 1:
-                names = join([short_name(index.name(p)) for p in tied])
-                explanation.append(
-                    f"{names} are tied on {points(score)} points for {places(place, len(tied))}."
-                )
-                ranked = resolve_tie(index, tied, self.criteria, place)
-                steps.extend(ranked.steps)
-                for step in ranked.steps:
-                    explanation.extend(step.sentences)
-                for left in ranked.groups:
-                    if len(left) > 1:
-                        who = join([short_name(index.name(p)) for p in left])
-                        explanation.append(
-                            f"{who} are still level after every criterion: {self.unresolved}."
-                        )
-                groups.extend(_ordered_inside(index, g) for g in ranked.groups)
-            else:
-                groups.append(tied)
-            place += len(tied)
+
+        def resolve(tied: tuple[str, ...], score: float, place: int) -> list[tuple[str, ...]]:
+            names = join([short_name(index.name(p)) for p in tied])
+            explanation.append(
+                f"{names} are tied on {points(score)} points for {places(place, len(tied))}."
+            )
+            ranked = resolve_tie(index, tied, self.criteria, place)
+            steps.extend(ranked.steps)
+            for step in ranked.steps:
+                explanation.extend(step.sentences)
+            for left in ranked.groups:
+                if len(left) > 1:
+                    who = join([short_name(index.name(p)) for p in left])
+                    explanation.append(
+                        f"{who} are still level after every criterion: {self.unresolved}."
+                    )
+            return [_ordered_inside(index, g) for g in ranked.groups]
+
+        groups = split_ties(by_score, lambda p: index.scores[p], resolve)
 
         playoff = self._playoff(index, groups)
         if playoff:

@@ -35,11 +35,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import TeamEvent, Venue
-from playoff_formats.standings import StandingRow, Standings
+from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.team_chess import ChessMatchFacts
 from playoff_formats.tiebreaks.core import Step
 from playoff_formats.tiebreaks.words import join, number, ordinal, places, points
@@ -312,21 +311,16 @@ class County1980:
             for side, team in enumerate(f.teams):
                 mp[team] += league_match_points(f)[side]
                 gp[team] += f.game_points[side]
-        order = [t.id for t in event.teams]
-        by_mp = sorted(order, key=lambda t: -mp[t])
-        groups: list[tuple[str, ...]] = []
-        place = 1
-        for value, members in groupby(by_mp, key=lambda t: mp[t]):
-            tied = tuple(members)
-            if len(tied) > 1:
-                county.explanation.append(
-                    f"{county.names(tied)} are tied on {number(value)} match points for "
-                    f"{places(place, len(tied))}."
-                )
-                groups.extend(county.order(tied, place))
-            else:
-                groups.append(tied)
-            place += len(tied)
+        by_mp = sorted((t.id for t in event.teams), key=lambda t: -mp[t])
+
+        def resolve(tied: tuple[str, ...], value: float, place: int) -> list[tuple[str, ...]]:
+            county.explanation.append(
+                f"{county.names(tied)} are tied on {number(value)} match points for "
+                f"{places(place, len(tied))}."
+            )
+            return county.order(tied, place)
+
+        groups = split_ties(by_mp, lambda t: mp[t], resolve)
         unresolved = [g for g in groups if len(g) > 1]
         playoff = tuple(t for g in unresolved for t in g)
         rows: list[StandingRow] = []

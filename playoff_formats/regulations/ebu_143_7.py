@@ -100,12 +100,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations, groupby
+from itertools import combinations
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import TeamEvent, TeamMatch
 from playoff_formats.scoring import board_a_match, board_result_by_imps, imps, victory_points
-from playoff_formats.standings import StandingRow, Standings
+from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import Step, Value
 from playoff_formats.tiebreaks.words import join, number, ordinal, places, points
 
@@ -916,19 +916,17 @@ class Ebu1437:
         )
         unit = resolver.unit
         order = sorted(scores, key=lambda t: (-scores[t], event.team(t).name, t))
-        groups: list[tuple[str, ...]] = []
-        place = 1
-        for value, members in groupby(order, key=lambda t: scores[t]):
-            tied = tuple(members)
-            if len(tied) > 1:
-                resolver.explanation.append(
-                    f"{resolver.names(tied)} are tied on {_num(value)} {unit} for "
-                    f"{places(place, len(tied))}."
-                )
-                groups.extend(resolver.order(tied, place))
-            else:
-                groups.append(tied)
-            place += len(tied)
+
+        def resolve(
+            tied: tuple[str, ...], value: Fraction, place: int
+        ) -> Sequence[tuple[str, ...]]:
+            resolver.explanation.append(
+                f"{resolver.names(tied)} are tied on {_num(value)} {unit} for "
+                f"{places(place, len(tied))}."
+            )
+            return resolver.order(tied, place)
+
+        groups = split_ties(order, lambda t: scores[t], resolve)
         rows = self._rows(event, resolver, groups)
         return Standings(
             regulation=self.name,
