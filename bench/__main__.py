@@ -16,12 +16,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import restart, standings, store
+from bench import fanout, restart, standings, store
 
 BENCHMARKS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "standings": standings.run,
     "store": store.run,
     "restart": restart.run,
+    "fanout": fanout.run,
 }
 
 

@@ -91,8 +91,8 @@ class Bare:
 
     async def command(self, ws: ServerConnection, frame: dict[str, Any]) -> None:
         self.seq += 1
-        d = frame.get("d") if isinstance(frame.get("d"), dict) else {}
-        out = event_frame(self.seq, d, "arbiter:bare0000")
+        d = frame.get("d")
+        out = event_frame(self.seq, d if isinstance(d, dict) else {}, "arbiter:bare0000")
         if self.send == "broadcast":
             broadcast(self.clients, out)
         else:

@@ -76,8 +76,7 @@ class Display(asyncio.Protocol):
     # -- asyncio.Protocol ------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is no subclass
         self.ws.send_request(self.ws.connect())
         self._flush()
 
@@ -117,7 +116,7 @@ class Display(asyncio.Protocol):
     def _frame(self, frame: Frame, now: int) -> None:
         if frame.opcode is Opcode.TEXT or frame.opcode is Opcode.CONT:
             if not frame.fin:
-                self._fragments.append(frame.data)
+                self._fragments.append(bytes(frame.data))
                 return
             data = frame.data
             if self._fragments:
@@ -218,7 +217,9 @@ async def open_displays(
     return displays, errors, time.monotonic() - start
 
 
-async def collect(displays: list[Display], until_seq: int, timeout_s: float, out: str) -> dict:
+async def collect(
+    displays: list[Display], until_seq: int, timeout_s: float, out: str
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         behind = [d for d in displays if not d.lost.done() and d.last_seq < until_seq]
@@ -236,18 +237,18 @@ async def collect(displays: list[Display], until_seq: int, timeout_s: float, out
     }
 
 
-async def _read_line(reader: asyncio.StreamReader, timeout_s: float) -> dict | None:
+async def _read_line(reader: asyncio.StreamReader, timeout_s: float) -> dict[str, Any] | None:
     try:
         line = await asyncio.wait_for(reader.readline(), timeout_s)
     except TimeoutError:
         return None
     if not line:
         return None
-    result: dict = json.loads(line)
+    result: dict[str, Any] = json.loads(line)
     return result
 
 
-def _say(message: dict) -> None:
+def _say(message: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(message) + "\n")
     sys.stdout.flush()
 

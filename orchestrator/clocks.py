@@ -14,7 +14,7 @@ The timer is an ``asyncio`` timer, on the loop's monotonic clock. Its lateness
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,8 @@ from playoff_formats.model import Colour
 
 if TYPE_CHECKING:
     from orchestrator.service import Service
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -96,11 +98,13 @@ class FlagTimers:
             NewEvent("flag-fell", {**data, "side": side.value}),
             NewEvent("result-recorded", {**data, "result": result, "reason": f"{side.value} flag"}),
         ]
-        with contextlib.suppress(Conflict):  # the arbiter was quicker: nothing to do
+        try:
             await self.service.command(
                 playoff_id, events, actor="server",
                 command_id=f"flag:{playoff_id}:{key[0]}:{key[1]}:{flag_at}",
             )
+        except Conflict as exc:  # the arbiter was quicker (a result, a pause): say so
+            log.info("flag of %s %s not logged: %s", playoff_id, key, exc.reason)
 
     async def fire_due(self) -> int:
         """Fire every flag due by the injected clock now (for tests with a manual clock)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -27,13 +28,14 @@ from apscheduler.triggers.date import DateTrigger
 
 from orchestrator.errors import Conflict
 from orchestrator.settings import Settings
-from orchestrator.state import PlayoffState
+from orchestrator.state import CLOCK_ONLY, PlayoffState
 from orchestrator.store import NewEvent, StoredEvent
 from orchestrator.timesource import TimeSource
 from playoff_formats.errors import PlayoffError
 
 if TYPE_CHECKING:
     from orchestrator.service import Service
+
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +99,11 @@ class PlayoffScheduler:
         if self.aps.running:
             self.aps.shutdown(wait=False)
 
-    async def on_events(self, state: PlayoffState, stored: list[StoredEvent] | object) -> None:
+    async def on_events(self, state: PlayoffState, stored: Sequence[StoredEvent]) -> None:
+        # A press moves no game of the schedule: planning on every press would cost
+        # milliseconds per move for nothing.
+        if all(e.type in CLOCK_ONLY for e in stored):
+            return
         self.sync(state)
 
     def wanted(self, state: PlayoffState) -> list[Transition]:

@@ -408,12 +408,13 @@ class Service:
                 except PlayoffError as exc:
                     raise Conflict(exc.args[0] if exc.args else str(exc)) from None
                 logged_events.append(NewEvent(event.type, _enrich(trial, event.type, data)))
-            try:  # a command the schedule cannot follow is refused before it is logged
-                self.plan(trial)
-            except (PlayoffError, ValueError) as exc:
-                raise Conflict(
-                    f"the schedule cannot follow this: {exc.args[0] if exc.args else exc}"
-                ) from None
+            if any(e.type in SCHEDULE_OVERRIDES for e in events):
+                try:  # an override the schedule cannot follow is refused before it is logged
+                    self.plan(trial)
+                except (PlayoffError, ValueError) as exc:
+                    raise Conflict(
+                        f"the schedule cannot follow this: {exc.args[0] if exc.args else exc}"
+                    ) from None
             follow = _stanza_follow_up(trial)
             if follow is not None:
                 seq = state.seq + len(logged_events) + 1
@@ -504,6 +505,11 @@ def _stanza_follow_up(state: PlayoffState) -> NewEvent | None:
         data["winner_team"] = state.extra.home if outcome.winner == "home" else state.extra.away
     return NewEvent("stanza-advanced", data)
 
+
+SCHEDULE_OVERRIDES = frozenset({
+    "start-moved", "postponed", "time-control-shortened", "deadline-set",
+})
+"""The arbiter's changes to the schedule: each is refused when the plan cannot follow."""
 
 CLOCK_EVENTS = frozenset({
     "game-started", "clock-pressed", "clock-paused", "clock-resumed", "clock-adjusted",

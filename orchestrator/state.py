@@ -41,6 +41,10 @@ GameKey = tuple[int, int]  # (match id, game number)
 Changes = dict[str, Any]  # the fields an event changes in a PlayoffState
 
 
+CLOCK_ONLY = frozenset({"clock-pressed", "clock-paused", "clock-resumed", "clock-adjusted"})
+"""Events that change a clock and nothing the schedule depends on."""
+
+
 def event_stream(event_id: str) -> str:
     return f"event-{event_id}"
 

@@ -74,6 +74,7 @@ TRF-2026 record 222 (:meth:`TimeControl.to_trf222`, :meth:`TimeControl.from_trf2
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -189,6 +190,7 @@ class TimeControl(Frozen):
                 added += stages[index + 1].base_ms
         return added
 
+    @functools.lru_cache(maxsize=256)  # noqa: B019 (a frozen value: the cache is exact)
     def estimated_duration_ms(self, moves: int = 60) -> int:
         """The expected length of a game that lasts ``moves`` moves, for scheduling.
 
