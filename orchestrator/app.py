@@ -60,9 +60,11 @@ def create_app(
         app.state.flags = flags
         app.state.hub = hub
         app.state.settings = settings
+        heartbeats = asyncio.create_task(hub.run_heartbeats())
         try:
             yield
         finally:
+            heartbeats.cancel()
             flags.cancel_all()
             await hub.close_all()
             scheduler.shutdown()

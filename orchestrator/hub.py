@@ -67,7 +67,7 @@ class Connection:
     closed: bool = False
     last_heard: float = field(default_factory=time.monotonic)
     _queue: deque[str] = field(default_factory=deque)
-    _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _sending: asyncio.Future[None] | None = None
     _overflowed_at: float | None = None
 
     def offer(self, seq: int, frame: str) -> None:
@@ -89,8 +89,40 @@ class Connection:
             self._push(frame)
 
     def _push(self, frame: str) -> None:
-        self._queue.append(frame)
-        self._ready.set()
+        """Send now if nothing is in flight, else queue behind what is.
+
+        Writing to a websocket whose buffer has room completes without waiting, so
+        the send is run eagerly, on the spot: no task and no task switch per frame,
+        which is most of the cost of a fan-out to thousands of displays. Only a send
+        that has to wait (a slow reader) becomes a task, which then drains the queue.
+        """
+        if self._sending is not None:
+            self._queue.append(frame)
+            return
+        coroutine = self.socket.send_text(frame)
+        try:
+            waiting_on = coroutine.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            self._went_away()
+            return
+        self._sending = asyncio.ensure_future(self._finish(coroutine, waiting_on))
+
+    async def _finish(self, coroutine: Any, waiting_on: Any) -> None:
+        try:
+            await _Resume(coroutine, waiting_on)
+            while self._queue and not self.closed:
+                await self.socket.send_text(self._queue.popleft())
+        except Exception:
+            self._went_away()
+        finally:
+            self._sending = None
+
+    def _went_away(self) -> None:
+        """The socket failed: the receiver notices the close and cleans up."""
+        self.closed = True
+        self._queue.clear()
 
     def release(self, upto: int) -> None:
         """After the catch-up up to ``upto``: send what arrived meanwhile, in order."""
@@ -110,17 +142,39 @@ class Connection:
         self.last_seq = state.seq
         self._push(self.hub.snapshot_frame(state))
 
-    async def run_sender(self) -> None:
-        try:
-            while not self.closed:
-                if not self._queue:
-                    self._ready.clear()
-                    await self._ready.wait()
-                    continue
-                frame = self._queue.popleft()
-                await self.socket.send_text(frame)
-        except Exception:  # the socket went away: the receiver will clean up
-            self.closed = True
+    @property
+    def backlog(self) -> int:
+        """Frames waiting behind a send in flight."""
+        return len(self._queue)
+
+
+class _Resume:
+    """Await the rest of a coroutine that was started by hand and then had to wait.
+
+    ``waiting_on`` is what it yielded when it first suspended; every later value
+    goes to the task awaiting us and every resumption back to the coroutine, as
+    ``yield from`` would do.
+    """
+
+    def __init__(self, coroutine: Any, waiting_on: Any) -> None:
+        self.coroutine = coroutine
+        self.waiting_on = waiting_on
+
+    def __await__(self) -> Any:
+        waiting_on = self.waiting_on
+        while True:
+            try:
+                sent = yield waiting_on
+            except BaseException as exc:
+                try:
+                    waiting_on = self.coroutine.throw(exc)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    waiting_on = self.coroutine.send(sent)
+                except StopIteration as stop:
+                    return stop.value
 
 
 @dataclass
@@ -158,12 +212,33 @@ class Hub:
             f'"clocks":{json.dumps(clocks, separators=(",", ":"))}}}}}'
         )
 
+    async def run_heartbeats(self) -> None:
+        """One loop for every connection: a ping each interval, and a close for a
+        client silent for three (far cheaper than a task per connection)."""
+        last_ping = time.monotonic()
+        while True:
+            interval = self.heartbeat_ms / 1000
+            await asyncio.sleep(min(interval, 0.25))
+            now = time.monotonic()
+            if now - last_ping < interval:
+                continue
+            last_ping = now
+            for playoff_id, room in list(self.rooms.items()):
+                if not room:
+                    continue
+                state = self.service.playoff(playoff_id)
+                ping = encode("ping", state.seq, {"server_ms": self.time.server_ms()})
+                for connection in list(room):
+                    if now - connection.last_heard > 3 * interval:
+                        self.drop(connection, 4408, "silent for three heartbeats")
+                    else:
+                        connection.send(ping)
+
     def join(self, connection: Connection) -> None:
         self.rooms.setdefault(connection.playoff_id, set()).add(connection)
 
     def leave(self, connection: Connection) -> None:
         connection.closed = True
-        connection._ready.set()
         room = self.rooms.get(connection.playoff_id)
         if room is not None:
             room.discard(connection)

@@ -191,14 +191,10 @@ async def playoff_socket(websocket: WebSocket, playoff_id: str) -> None:
         "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
     }))
     await _catch_up(service, hub, connection, last_seq)
-    sender = asyncio.create_task(connection.run_sender())
-    beat = asyncio.create_task(_heartbeat(service, hub, connection))
     try:
         await _receive(service, hub, connection, websocket)
     finally:
         hub.leave(connection)
-        sender.cancel()
-        beat.cancel()
 
 
 async def _catch_up(
@@ -223,17 +219,6 @@ async def _catch_up(
         state = service.playoff(connection.playoff_id)
         connection.send(hub.snapshot_frame(state))
         connection.release(state.seq)
-
-
-async def _heartbeat(service: Service, hub: Hub, connection: Connection) -> None:
-    interval = hub.heartbeat_ms / 1000
-    while not connection.closed:
-        await asyncio.sleep(interval)
-        if time.monotonic() - connection.last_heard > 3 * interval:
-            hub.drop(connection, 4408, "silent for three heartbeats")
-            return
-        seq = service.playoff(connection.playoff_id).seq
-        connection.send(encode("ping", seq, {"server_ms": service.time.server_ms()}))
 
 
 def _refuse(
