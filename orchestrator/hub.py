@@ -226,13 +226,13 @@ class Hub:
             for playoff_id, room in list(self.rooms.items()):
                 if not room:
                     continue
-                state = self.service.playoff(playoff_id)
-                ping = encode("ping", state.seq, {"server_ms": self.time.server_ms()})
+                server_ms = {"server_ms": self.time.server_ms()}
                 for connection in list(room):
                     if now - connection.last_heard > 3 * interval:
                         self.drop(connection, 4408, "silent for three heartbeats")
                     else:
-                        connection.send(ping)
+                        # Its own seq: a ping never claims an event it has not sent.
+                        connection.send(encode("ping", connection.last_seq, server_ms))
 
     def join(self, connection: Connection) -> None:
         self.rooms.setdefault(connection.playoff_id, set()).add(connection)
