@@ -223,7 +223,7 @@ class Hub:
             if now - last_ping < interval:
                 continue
             last_ping = now
-            for playoff_id, room in list(self.rooms.items()):
+            for room in list(self.rooms.values()):
                 if not room:
                     continue
                 server_ms = {"server_ms": self.time.server_ms()}
