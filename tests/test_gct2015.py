@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from playoff_formats.regulations import get_regulation
+from playoff_formats.regulations.gct2015 import special_prize_playoffs
 from playoff_formats.tiebreaks.criteria import (
     DirectEncounter,
     ExtendedKoya,
@@ -243,3 +244,19 @@ def test_reg_4b_partial_double_round_robin_counts_each_missing_game() -> None:
     split = DirectEncounter().split(EventIndex.of(ev), ["A", "B", "C"])
     assert split.values == {"A": 3.0, "B": 1.0, "C": 0.0}
     assert split.groups == (("A",), ("B", "C"))
+
+
+def test_reg_3_a_special_prize_needs_a_playoff_only_when_the_tiebreaks_cannot_decide() -> None:
+    # B and C mirror each other: level after (d) for places 2-3.
+    ev = round_robin(
+        "ABCD",
+        {"AB": "1-0", "AC": "1-0", "AD": "1-0", "BC": "1/2-1/2", "BD": "1-0",
+         "CD": "1-0"},
+    )
+    standings = GCT.standings(ev)
+    # A prize for second place: the tiebreaks cannot give it, so B and C play off.
+    assert special_prize_playoffs(standings, [2]) == (("B", "C"),)
+    # A prize for fourth place is decided: D is alone there.
+    assert special_prize_playoffs(standings, [4]) == ()
+    # First place is reg. 2's business, not reg. 3's.
+    assert special_prize_playoffs(standings, [1]) == ()

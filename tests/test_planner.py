@@ -68,7 +68,7 @@ def interval_breaks(plan: Plan) -> list[tuple[tuple[str, ...], datetime, datetim
 # --- the break after the main event (reg. 5) --------------------------------------------
 
 
-def test_break_of_30_minutes_after_the_last_game_of_any_playoff_player() -> None:
+def test_reg_5_break_of_30_minutes_after_the_last_game_of_any_playoff_player() -> None:
     # p1 ended at 18:10, p2 at 18:40; "x" is not in the play-off and ended at 19:30:
     # the break runs from 18:40 (p2) to 19:10, and x does not matter.
     c = Constraints(main_event_ended={"p1": at(18, 10), "p2": at(18, 40), "x": at(19, 30)})
@@ -386,7 +386,7 @@ def test_eight_players_a_long_quarter_final_holds_up_the_round() -> None:
 # --- the deadline: 10 minutes wherever it allows, else 5, else a shorter time control ---
 
 
-def test_intervals_are_10_minutes_wherever_the_deadline_allows() -> None:
+def test_reg_5_intervals_are_10_minutes_wherever_the_deadline_allows() -> None:
     # Three players, deadline 00:15. With 10 min everywhere the plan ends at 00:22 (too
     # late); with 5 min everywhere: 19:10-20:10, 20:15-21:15, 21:20-21:31, 21:36-22:36,
     # 22:41-23:41, 23:46-23:57. Raising intervals in order of play, each +5 min:
@@ -427,7 +427,7 @@ def test_a_deadline_that_holds_with_10_minutes_changes_nothing() -> None:
     assert [g.interval for g in plan.games] == [None, 10 * MIN, 10 * MIN]
 
 
-def test_deadline_missed_overrun_and_a_shorter_time_control_that_fits() -> None:
+def test_reg_5_deadline_missed_overrun_and_a_shorter_time_control_that_fits() -> None:
     # Two players, deadline 21:00. Even with 5 min: 19:10-20:10, 20:15-21:15, 21:20-21:31:
     # 31 min over. Candidates: G/20+5 (50 min): 19:10-20:00, 20:05-20:55, 21:00-21:11, no.
     # G/15+5 (40 min): 19:10-19:50, 19:55-20:35, 20:40-20:51 fits; raising the intervals:
@@ -546,7 +546,7 @@ def test_pinned_start_inside_the_main_event_break_is_moved_with_a_warning() -> N
     assert "earliest legal time" in plan.warnings[0]
 
 
-def test_pinned_start_inside_the_minimum_interval_is_moved_with_a_warning() -> None:
+def test_reg_5_pinned_start_inside_the_minimum_interval_is_moved_with_a_warning() -> None:
     # G1 played 19:10-20:10; G2 pinned at 20:13, less than 5 min: planned at 20:15.
     played = GameActual(match=1, game=1, started_at=at(19, 10), ended_at=at(20, 10))
     actuals = Actuals(games=(played,), pins=(PinnedStart(match=1, game=2, start=at(20, 13)),))

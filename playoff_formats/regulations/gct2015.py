@@ -13,7 +13,10 @@ games won over the board.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from playoff_formats.regulations.base import CriteriaRegulation
+from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.core import LabelledCriterion
 from playoff_formats.tiebreaks.criteria import (
     DirectEncounter,
@@ -38,3 +41,24 @@ def gct2015() -> CriteriaRegulation:
         unresolved="reg. 4 (e): they stay tied and share the Grand Chess Tour points of "
         "the places they cover",
     )
+
+
+def special_prize_playoffs(
+    standings: Standings, positions: Iterable[int]
+) -> tuple[tuple[str, ...], ...]:
+    """GCT 2015 reg. 3: the play-offs that special prizes for other positions need.
+
+    A special prize or trophy awarded for a position other than first goes by the
+    mathematical tiebreaks; only where they cannot determine its winner (the
+    players covering that position are still level after reg. 4 (d)) is a play-off
+    held, among those players. First place has its own play-off (reg. 2).
+    """
+    wanted = sorted({p for p in positions if p > 1})
+    needed: list[tuple[str, ...]] = []
+    place = 1
+    for group in standings.groups:
+        covers = range(place, place + len(group))
+        if len(group) > 1 and any(p in covers for p in wanted) and group not in needed:
+            needed.append(group)
+        place += len(group)
+    return tuple(needed)
