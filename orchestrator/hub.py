@@ -142,11 +142,6 @@ class Connection:
         self.last_seq = state.seq
         self._push(self.hub.snapshot_frame(state))
 
-    @property
-    def backlog(self) -> int:
-        """Frames waiting behind a send in flight."""
-        return len(self._queue)
-
 
 class _Resume:
     """Await the rest of a coroutine that was started by hand and then had to wait.
@@ -249,16 +244,18 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def count(self, playoff_id: str | None = None) -> int:
+        """Connected clients, of one play-off or of all."""
+        if playoff_id is not None:
+            return len(self.rooms.get(playoff_id, ()))
+        return sum(len(room) for room in self.rooms.values())
+
     async def close_all(self, code: int = 1012, reason: str = "the service is restarting") -> None:
         for room in list(self.rooms.values()):
             for connection in list(room):
                 self.leave(connection)
                 await _close(connection.socket, code, reason)
 
-    def count(self, playoff_id: str | None = None) -> int:
-        if playoff_id is not None:
-            return len(self.rooms.get(playoff_id, ()))
-        return sum(len(room) for room in self.rooms.values())
 
 
 async def _close(socket: Socket, code: int, reason: str) -> None:

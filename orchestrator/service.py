@@ -170,10 +170,6 @@ class Service:
                 return planned.start
         return None
 
-    @staticmethod
-    def minutes(count: int) -> timedelta:
-        return timedelta(minutes=count)
-
     def standings(self, event_id: str) -> Standings:
         event = self.event(event_id).event
         return get_regulation(event.regulation).standings(event)

@@ -9,6 +9,7 @@ not an allowed transition 409 with the reason.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
@@ -422,7 +423,7 @@ async def postpone(
     planned = service.planned_start(state, match_id, game)
     if planned is None:
         raise Conflict(f"match {match_id}, game {game} is not in the schedule")
-    at = planned + service.minutes(body.minutes)
+    at = planned + timedelta(minutes=body.minutes)
     event = NewEvent("postponed", {
         "match": match_id, "game": game, "at": at.isoformat(), "minutes": body.minutes,
         "reason": body.reason,
