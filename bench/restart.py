@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.app import create_app
+from orchestrator.commands import DrawLots, StartGame
+from orchestrator.creation import PlayoffOptions
+from orchestrator.events import ClockPressed
 from orchestrator.files import demo_event
-from orchestrator.service import PlayoffOptions, Service
+from orchestrator.service import Service
 from orchestrator.settings import Settings
 from orchestrator.state import playoff_stream
 from orchestrator.store import AsyncEventStore, NewEvent, SqliteEventStore
 from orchestrator.timesource import ManualTime
+from playoff_formats.model import Colour
 
 T0 = datetime(2025, 6, 28, 12, 0, tzinfo=UTC)
 
@@ -41,18 +45,16 @@ async def make_log(path: Path, playoffs: int, presses: int) -> int:
             if n + 1 < playoffs:
                 event, _ = await service.create_event(demo_event())
                 total += 1
-            lots = service.draw_game_one_colours(made, 1)
-            await service.command(made.id, [lots], "bench")
-            await service.command(made.id, [NewEvent("game-started", {"match": 1, "game": 1})],
-                                  "bench")
+            await service.execute(made.id, DrawLots(match=1), "bench")
+            await service.execute(made.id, StartGame(match=1, game=1), "bench")
             start_ms = clock.server_ms()
             batch = []
             for i in range(presses):
-                side = "white" if i % 2 == 0 else "black"
-                batch.append(NewEvent("clock-pressed", {
-                    "match": 1, "game": 1, "side": side, "move": i // 2 + 1,
-                    "at_ms": start_ms + (i + 1) * 1000,
-                }))
+                side = Colour.WHITE if i % 2 == 0 else Colour.BLACK
+                press = ClockPressed(
+                    match=1, game=1, side=side, move=i // 2 + 1, at_ms=start_ms + (i + 1) * 1000
+                )
+                batch.append(NewEvent(press.type, press.log_data()))
             await store.append_many(playoff_stream(made.id), batch, actor="bench",
                                     recorded_at=T0 + timedelta(hours=1))
             total += 4 + presses

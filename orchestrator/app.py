@@ -12,18 +12,21 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from orchestrator.api import pages, ws
 from orchestrator.api.routes import router
+from orchestrator.bus import Bus, InProcessBus
 from orchestrator.clocks import FlagTimers
 from orchestrator.errors import ServiceError
 from orchestrator.hub import Hub
 from orchestrator.scheduler import PlayoffScheduler
 from orchestrator.service import Service, new_id
 from orchestrator.settings import Settings
-from orchestrator.store import AsyncEventStore, SqliteEventStore
+from orchestrator.store import AsyncEventLog, AsyncEventStore, SqliteEventStore
 from orchestrator.timesource import SystemTime, TimeSource
 from playoff_formats.errors import InputError, PlayoffError
 
@@ -32,22 +35,31 @@ def create_app(
     settings: Settings,
     time: TimeSource | None = None,
     *,
+    store: AsyncEventLog | None = None,
+    bus: Bus | None = None,
     ids: Callable[[], str] = new_id,
 ) -> FastAPI:
+    """The service as an ASGI app.
+
+    ``store``: the event log (default: the SQLite file ``settings.db_path``, opened
+    and closed with the app; a store passed in is left open). ``bus``: how
+    published changes reach the hub, the flag timers and the scheduler (default:
+    in this process).
+    """
     clock = time or SystemTime()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = AsyncEventStore(SqliteEventStore(settings.db_path))
-        service = Service(store, clock, ids=ids)
+        log = store if store is not None else AsyncEventStore(SqliteEventStore(settings.db_path))
+        service = Service(log, clock, bus=bus or InProcessBus(), ids=ids)
         await service.load()
         scheduler = PlayoffScheduler(service, clock, settings)
         flags = FlagTimers(service, clock)
         hub = Hub(service, clock)
         # The hall first: fan-out is what the audience waits for.
-        service.listen(hub.on_events)
-        service.listen(flags.on_events)
-        service.listen(scheduler.on_events)
+        service.bus.subscribe(hub.on_published)
+        service.bus.subscribe(flags.on_published)
+        service.bus.subscribe(scheduler.on_published)
         scheduler.start()
         flags.sync_all()
         # What start-up built lives as long as the service: keep it out of every
@@ -68,7 +80,8 @@ def create_app(
             flags.cancel_all()
             await hub.close_all()
             scheduler.shutdown()
-            await store.aclose()
+            if store is None:
+                await log.aclose()
 
     app = FastAPI(
         title="Play-off orchestrator",
@@ -77,10 +90,25 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(router)
-    app.include_router(pages.router)
-    app.mount("/static/display", StaticFiles(directory=pages.DISPLAY), name="display")
-    app.mount("/static/console", StaticFiles(directory=pages.CONSOLE), name="console")
+    app.include_router(pages.router(settings.clients_dir))
+    for page in pages.PAGES:
+        app.mount(
+            f"/static/{page}", StaticFiles(directory=settings.clients_dir / page), name=page
+        )
     app.include_router(ws.router)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Where a field's error knows its line and column (a time control), say them.
+        detail = []
+        for error in exc.errors():
+            error = {k: v for k, v in error.items() if k != "url"}
+            ctx = error.get("ctx") or {}
+            for where in ("line", "column"):
+                if isinstance(ctx, dict) and where in ctx:
+                    error[where] = ctx[where]
+            detail.append(error)
+        return JSONResponse(status_code=422, content={"detail": jsonable_encoder(detail)})
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:

@@ -2,10 +2,9 @@
 
 There is no ticking loop. Each running clock has one timer, set at the exact
 instant its flag falls (``Clock.flag_at_ms``), moved whenever the clock changes
-(every press, pause, adjustment). When it fires the server checks the clock is
-still the one it was set for, then logs ``flag-fell`` at that instant and the
-result it implies: the side whose flag fell loses. (Insufficient material to
-mate is not known to the service: the arbiter corrects such a result.)
+(every press, pause, adjustment). When it fires, the server's own command
+:class:`~orchestrator.commands.FallFlag` checks the clock is still the one it was
+set for, then logs ``flag-fell`` at that instant and the result it implies.
 
 The timer is an ``asyncio`` timer, on the loop's monotonic clock. Its lateness
 (how long after the flag instant it fired) is kept for the benchmarks.
@@ -18,11 +17,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from orchestrator.bus import Published
+from orchestrator.commands import FallFlag
 from orchestrator.errors import Conflict
 from orchestrator.state import GameKey, PlayoffState
-from orchestrator.store import NewEvent, StoredEvent
 from orchestrator.timesource import TimeSource
-from playoff_formats.model import Colour
 
 if TYPE_CHECKING:
     from orchestrator.service import Service
@@ -44,8 +43,8 @@ class FlagTimers:
     _timers: dict[tuple[str, GameKey], _Timer] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
 
-    async def on_events(self, state: PlayoffState, stored: list[StoredEvent] | object) -> None:
-        self.sync(state)
+    async def on_published(self, message: Published) -> None:
+        self.sync(message.state)
 
     def sync_all(self) -> None:
         for state in self.service.playoffs():
@@ -91,17 +90,10 @@ class FlagTimers:
             return
         self.lateness_ms.append(now - flag_at)
         self._timers.pop((playoff_id, key), None)
-        side = clock.running
-        result = "0-1" if side is Colour.WHITE else "1-0"
-        data = {"match": key[0], "game": key[1], "at_ms": flag_at}
-        events = [
-            NewEvent("flag-fell", {**data, "side": side.value}),
-            NewEvent("result-recorded", {**data, "result": result, "reason": f"{side.value} flag"}),
-        ]
         try:
-            await self.service.command(
-                playoff_id, events, actor="server",
-                command_id=f"flag:{playoff_id}:{key[0]}:{key[1]}:{flag_at}",
+            await self.service.execute(
+                playoff_id, FallFlag(match=key[0], game=key[1], flag_at_ms=flag_at),
+                actor="server", command_id=f"flag:{playoff_id}:{key[0]}:{key[1]}:{flag_at}",
             )
         except Conflict as exc:  # the arbiter was quicker (a result, a pause): say so
             log.info("flag of %s %s not logged: %s", playoff_id, key, exc.reason)

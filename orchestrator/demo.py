@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orchestrator.auth import Role
+from orchestrator.commands import DrawLots, StartGame
+from orchestrator.creation import PlayoffOptions
 from orchestrator.files import demo_event
-from orchestrator.service import PlayoffOptions, Service
-from orchestrator.store import AsyncEventStore, NewEvent, SqliteEventStore
+from orchestrator.service import Service
+from orchestrator.store import AsyncEventStore, SqliteEventStore
 from orchestrator.timesource import TimeSource
 
 DEMO_PRIZES = ("100000", "50000", "30000", "20000", "15000", "10000", "8000", "6000")
@@ -38,9 +40,6 @@ async def prepare_demo(db_path: Path, time: TimeSource) -> Demo:
             event.id, PlayoffOptions(prizes=DEMO_PRIZES, points=DEMO_POINTS), "chief:chief"
         )
         # Match 1 under way, so that both screens show a live clock.
-        lots = service.draw_game_one_colours(playoff, 1)
-        await service.command(playoff.id, [lots], "chief:chief")
-        await service.command(
-            playoff.id, [NewEvent("game-started", {"match": 1, "game": 1})], "chief:chief"
-        )
+        await service.execute(playoff.id, DrawLots(match=1), "chief:chief")
+        await service.execute(playoff.id, StartGame(match=1, game=1), "chief:chief")
     return Demo(event.id, playoff.id, chief, arbiter, display)

@@ -11,36 +11,33 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from orchestrator.auth import Role
+from orchestrator.bus import Published
 from orchestrator.state import PlayoffState
-from orchestrator.store import StoredEvent
 from orchestrator.timesource import TimeSource
-from orchestrator.views import clock_view, playoff_view
+from orchestrator.views import ViewContext, arbiter_view, clock_view, hall_view, playoff_view
+from playoff_formats.errors import PlayoffError
+from playoff_formats.placings import final_placings
+from playoff_formats.playoff import champion
+from playoff_formats.schedule import Plan
 
 if TYPE_CHECKING:
     from orchestrator.service import Service
 
+__all__ = ["Connection", "Hub", "Socket", "ViewKind", "encode"]
+
+log = logging.getLogger(__name__)
+
 
 def encode(t: str, seq: int, d: Any, **extra: Any) -> str:
     return json.dumps({"t": t, "seq": seq, "d": d, **extra}, separators=(",", ":"))
-
-
-def event_frame(logged: StoredEvent) -> str:
-    data = logged.data
-    d: dict[str, Any] = {
-        "type": logged.type,
-        "data": data,
-        "at": logged.recorded_at.isoformat(),
-        "actor": logged.actor,
-    }
-    if "clock" in data:
-        d["clock"] = data["clock"]
-    return encode("event", logged.seq, d)
 
 
 class Socket(Protocol):
@@ -62,8 +59,10 @@ class Connection:
     token_id: str
     name: str = ""
     queue_size: int = 256
+    view: ViewKind = field(default_factory=lambda: ViewKind.HALL)
     last_seq: int = 0
-    holding: list[tuple[int, str]] | None = field(default_factory=list)
+    view_seq: int = -1
+    holding: list[tuple[int, str, bool]] | None = field(default_factory=list)
     closed: bool = False
     last_heard: float = field(default_factory=time.monotonic)
     _queue: deque[str] = field(default_factory=deque)
@@ -75,12 +74,29 @@ class Connection:
         if self.closed or seq <= self.last_seq:
             return
         if self.holding is not None:
-            self.holding.append((seq, frame))
+            self.holding.append((seq, frame, True))
             return
         if len(self._queue) >= self.queue_size:
             self.resync()
             return
         self.last_seq = seq
+        self._push(frame)
+
+    def offer_view(self, seq: int, frame: str) -> None:
+        """Queue a view frame of ``seq``: after the events up to ``seq``, never before
+        them, and not at all when the client already has later events (a fresher
+        view follows those)."""
+        if self.closed:
+            return
+        if self.holding is not None:
+            self.holding.append((seq, frame, False))
+            return
+        if seq != self.last_seq:
+            return
+        if len(self._queue) >= self.queue_size:
+            self.resync()
+            return
+        self.view_seq = seq
         self._push(frame)
 
     def send(self, frame: str) -> None:
@@ -128,8 +144,11 @@ class Connection:
         """After the catch-up up to ``upto``: send what arrived meanwhile, in order."""
         held, self.holding = self.holding or [], None
         self.last_seq = max(self.last_seq, upto)
-        for seq, frame in held:
-            self.offer(seq, frame)
+        for seq, frame, is_event in held:
+            if is_event:
+                self.offer(seq, frame)
+            else:
+                self.offer_view(seq, frame)
 
     def resync(self) -> None:
         now = time.monotonic()
@@ -141,6 +160,10 @@ class Connection:
         state = self.hub.service.playoff(self.playoff_id)
         self.last_seq = state.seq
         self._push(self.hub.snapshot_frame(state))
+        view = self.hub.view_frame(self)
+        if view is not None:
+            self.view_seq = state.seq
+            self._push(view)
 
 
 class _Resume:
@@ -172,6 +195,42 @@ class _Resume:
                     return stop.value
 
 
+class ViewKind(StrEnum):
+    """Which view a connection follows."""
+
+    HALL = "hall"
+    ARBITER = "arbiter"
+    NONE = "none"
+
+    @classmethod
+    def for_role(cls, role: Role, asked: object = None) -> ViewKind:
+        """The view a client gets: what it asked for if its role allows, else its role's."""
+        if asked in (cls.HALL.value, cls.NONE.value):
+            return cls(str(asked))
+        return cls.HALL if role is Role.DISPLAY else cls.ARBITER
+
+
+VIEW_REFRESH_MS = 5_000
+"""How often the views of a watched play-off are recomputed as time passes (the
+schedule re-flows with the time: a game running long moves the next ones)."""
+
+VIEW_RESEND_MS = 15_000
+"""A view that changed with the time alone is sent again at most this often, unless
+an instant it names (a break's end, a game due) has passed."""
+
+
+@dataclass
+class _RoomViews:
+    """The views of one play-off as last sent, and when to look at them again."""
+
+    seq: int
+    frames: dict[ViewKind, str]
+    plan_json: str
+    next_change_ms: int | None
+    sent_ms: int
+    check_ms: int
+
+
 @dataclass
 class Hub:
     service: Service
@@ -181,25 +240,119 @@ class Hub:
     catchup_limit: int = 1000
     resync_window_s: float = 10.0
     rooms: dict[str, set[Connection]] = field(default_factory=dict)
-    _view_cache: dict[str, tuple[int, str]] = field(default_factory=dict)
+    _views: dict[str, _RoomViews] = field(default_factory=dict)
+    _snapshots: dict[str, tuple[int, str]] = field(default_factory=dict)
+    _recent: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
 
-    async def on_events(self, state: PlayoffState, stored: list[StoredEvent] | Any) -> None:
+    async def on_published(self, message: Published) -> None:
+        """Each event to every client of its play-off, then the new views."""
+        state = message.state
+        frames = [
+            (logged.seq, encode("event", logged.seq, logged.wire())) for logged in message.events
+        ]
+        recent = self._recent.get(state.id)
+        if recent is None:
+            recent = self._recent[state.id] = deque(maxlen=self.catchup_limit)
+        recent.extend(frames)
         room = self.rooms.get(state.id)
         if not room:
             return
-        frames = [(logged.seq, event_frame(logged)) for logged in stored]
+        # A press changes only a clock, which its event frame carries: no new view,
+        # but for a client that has none yet.
+        fresh = not message.clock_only
+        views = None
+        if fresh or any(c.view_seq < 0 for c in room):
+            views = self.views(state, force=fresh)
         for connection in list(room):
             for seq, frame in frames:
                 connection.offer(seq, frame)
+            if views is None or connection.view is ViewKind.NONE:
+                continue
+            if fresh or connection.view_seq < 0:
+                connection.offer_view(state.seq, views.frames[connection.view])
+
+    def recent_frames(self, playoff_id: str, after: int, upto: int) -> list[str] | None:
+        """The event frames ``after < seq <= upto`` as sent live (with their clocks), if
+        this process still holds every one of them; else None (read the log)."""
+        recent = self._recent.get(playoff_id)
+        if recent is None or not recent or recent[0][0] > after + 1 or recent[-1][0] < upto:
+            return None if upto > after else []
+        return [frame for seq, frame in recent if after < seq <= upto]
+
+    def view_context(self, state: PlayoffState) -> ViewContext:
+        now = self.time.now()
+        server_ms = self.time.server_ms()
+        try:
+            plan: Plan | None = self.service.plan(state)
+            error = None
+        except (PlayoffError, ValueError) as exc:
+            plan, error = None, str(exc.args[0]) if exc.args else str(exc)
+        placings = None
+        if state.playoff is not None and champion(state.playoff) is not None:
+            standings = self.service.standings(state.event_id)
+            decided = final_placings(standings, state.playoff, state.prizes, state.points)
+            placings = decided.to_json()
+        return ViewContext(
+            now=now, server_ms=server_ms, plan=plan, plan_error=error, placings=placings
+        )
+
+    def views(self, state: PlayoffState, *, force: bool = False) -> _RoomViews:
+        """The views of ``state`` (each computed once and encoded once per seq)."""
+        cached = self._views.get(state.id)
+        if cached is not None and cached.seq == state.seq and not force:
+            return cached
+        ctx = self.view_context(state)
+        hall = hall_view(state, ctx)
+        arbiter = arbiter_view(state, ctx)
+        now_ms = ctx.server_ms
+        views = _RoomViews(
+            seq=state.seq,
+            frames={
+                ViewKind.HALL: encode("view", state.seq, hall),
+                ViewKind.ARBITER: encode("view", state.seq, arbiter),
+            },
+            plan_json=json.dumps(ctx.schedule_json(), sort_keys=True),
+            next_change_ms=hall.get("next_change_ms"),
+            sent_ms=now_ms,
+            check_ms=now_ms + VIEW_REFRESH_MS,
+        )
+        self._views[state.id] = views
+        return views
+
+    def refresh_views(self) -> None:
+        """Send the views that the time alone has changed (see :data:`VIEW_REFRESH_MS`)."""
+        now_ms = self.time.server_ms()
+        for playoff_id, room in list(self.rooms.items()):
+            cached = self._views.get(playoff_id)
+            if not room or cached is None:
+                continue
+            boundary = cached.next_change_ms is not None and now_ms >= cached.next_change_ms
+            if not boundary and now_ms < cached.check_ms:
+                continue
+            state = self.service.playoff(playoff_id)
+            if state.seq != cached.seq:
+                continue  # a command is being published: its views follow it
+            before = cached.plan_json
+            if not boundary and now_ms - cached.sent_ms < VIEW_RESEND_MS:
+                cached.check_ms = now_ms + VIEW_REFRESH_MS
+                continue
+            fresh = self.views(state, force=True)
+            if not boundary and fresh.plan_json == before:
+                fresh.sent_ms = cached.sent_ms
+                continue
+            for connection in list(room):
+                if connection.view is not ViewKind.NONE:
+                    connection.offer_view(state.seq, fresh.frames[connection.view])
 
     def snapshot_frame(self, state: PlayoffState) -> str:
         """The whole state (cached per seq) and the clocks as they are now."""
-        cached = self._view_cache.get(state.id)
+        cached = self._snapshots.get(state.id)
         if cached is None or cached[0] != state.seq:
-            view = playoff_view(state, self.service.schedule_of(state))
+            ctx = self.views(state)
+            view = playoff_view(state, json.loads(ctx.plan_json))
             cached = (state.seq, json.dumps(view, separators=(",", ":")))
-            self._view_cache[state.id] = cached
+            self._snapshots[state.id] = cached
         now = self.time.server_ms()
         clocks = [clock_view(key, clock, now) for key, clock in sorted(state.clocks.items())]
         return (
@@ -207,13 +360,25 @@ class Hub:
             f'"clocks":{json.dumps(clocks, separators=(",", ":"))}}}}}'
         )
 
+    def view_frame(self, connection: Connection) -> str | None:
+        """The current view for ``connection`` (None if it follows none)."""
+        if connection.view is ViewKind.NONE:
+            return None
+        state = self.service.playoff(connection.playoff_id)
+        return self.views(state).frames[connection.view]
+
     async def run_heartbeats(self) -> None:
-        """One loop for every connection: a ping each interval, and a close for a
-        client silent for three (far cheaper than a task per connection)."""
+        """One loop for every connection: a ping each interval, a close for a client
+        silent for three (far cheaper than a task per connection), and the views
+        that time has changed."""
         last_ping = time.monotonic()
         while True:
             interval = self.heartbeat_ms / 1000
             await asyncio.sleep(min(interval, 0.25))
+            try:
+                self.refresh_views()
+            except Exception:  # a view must never stop the heartbeats
+                log.exception("refreshing the views failed")
             now = time.monotonic()
             if now - last_ping < interval:
                 continue
@@ -255,7 +420,6 @@ class Hub:
             for connection in list(room):
                 self.leave(connection)
                 await _close(connection.socket, code, reason)
-
 
 
 async def _close(socket: Socket, code: int, reason: str) -> None:

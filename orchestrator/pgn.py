@@ -41,7 +41,7 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         if game.result is None or game.white is None or game.black is None:
             continue
         match = playoff.match(game.match)
-        tc = match.decider if game.kind is GameKind.ARMAGEDDON else match.time_control
+        tc = state.time_control(match, game)
         pgn = chess.pgn.Game()
         pgn.headers["Event"] = f"{event_name}, play-off"
         pgn.headers["Site"] = "?"

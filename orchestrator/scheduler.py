@@ -18,18 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
+from orchestrator.bus import Published
+from orchestrator.commands import FireTransition
 from orchestrator.errors import Conflict
 from orchestrator.settings import Settings
-from orchestrator.state import CLOCK_ONLY, PlayoffState
-from orchestrator.store import NewEvent, StoredEvent
+from orchestrator.state import PlayoffState
 from orchestrator.timesource import TimeSource
 from playoff_formats.errors import PlayoffError
 
@@ -45,7 +45,7 @@ class Transition:
     """A timed transition: what happens, when, to which game."""
 
     job: str
-    kind: str  # players-called | game-due | break-over
+    kind: Literal["players-called", "game-due", "break-over"]
     at: datetime
     match: int | None = None
     game: int | None = None
@@ -99,12 +99,12 @@ class PlayoffScheduler:
         if self.aps.running:
             self.aps.shutdown(wait=False)
 
-    async def on_events(self, state: PlayoffState, stored: Sequence[StoredEvent]) -> None:
+    async def on_published(self, message: Published) -> None:
         # A press moves no game of the schedule: planning on every press would cost
         # milliseconds per move for nothing.
-        if all(e.type in CLOCK_ONLY for e in stored):
+        if message.clock_only:
             return
-        self.sync(state)
+        self.sync(message.state)
 
     def wanted(self, state: PlayoffState) -> list[Transition]:
         plan = self.service.plan(state)
@@ -172,7 +172,11 @@ class PlayoffScheduler:
 
     async def _fire_transition(self, playoff_id: str, transition: Transition) -> None:
         with contextlib.suppress(Conflict):  # fired already: a job id is applied once
-            await self.service.command(
-                playoff_id, [NewEvent("transition-fired", transition.data())],
+            await self.service.execute(
+                playoff_id,
+                FireTransition(
+                    job=transition.job, kind=transition.kind, at=transition.at,
+                    match=transition.match, game=transition.game,
+                ),
                 actor="scheduler", command_id=transition.job,
             )

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+CLIENTS = Path(__file__).resolve().parent.parent / "clients"
+"""The pages' static files, installed beside the service (served by path: the
+service never imports the clients)."""
 
 
 @dataclass(frozen=True)
@@ -12,6 +16,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     call_players_minutes: int = 5
+    clients_dir: Path = field(default=CLIENTS)
 
     @property
     def base_url(self) -> str:

@@ -241,6 +241,11 @@ class TimeControl(Frozen):
                 return text
         return f"W {_side_text(self.white)} / B {_side_text(self.black)}"
 
+    def increment_words(self) -> str:
+        """White's increment as the hall reads it ("+3 s from move 61"), or "no increment"."""
+        stage = self.white[0]
+        return _increment_text(stage, unit=" s") if _has_increment(stage) else "no increment"
+
     def to_trf222(self) -> str:
         """The TRF-2026 record 222 value (``5400+30``, ``W300-B240``...).
 

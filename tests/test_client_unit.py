@@ -208,7 +208,7 @@ async def test_hello_is_the_first_frame_and_the_token_is_not_in_the_url(
     conn = server.conns[0]
     assert conn.hello == {
         "t": "hello",
-        "d": {"token": CHIEF, "last_seq": None, "client": "hall-left"},
+        "d": {"token": CHIEF, "last_seq": None, "client": "hall-left", "view": "none"},
     }
     assert conn.path == "/ws/playoffs/po-1"  # the path and the query
     assert all(CHIEF not in value for _, value in conn.headers)

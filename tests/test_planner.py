@@ -1,4 +1,4 @@
-"""The pure schedule planner (orchestrator/planner.py).
+"""The pure schedule planner (playoff_formats.schedule).
 
 Time is an argument, so hours of play are planned in milliseconds. Every expected
 time below is computed by hand in the comments. Lengths from the time control
@@ -15,11 +15,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from orchestrator.planner import (
+from playoff_formats.builders.gct import gct2015_playoff
+from playoff_formats.builders.stanzas import extra_boards
+from playoff_formats.model import Result
+from playoff_formats.playoff import Playoff, record_result, set_game_one_colours, start_match
+from playoff_formats.schedule import (
     Actuals,
     BreakKind,
     Constraints,
     GameActual,
+    Overrides,
     PinnedStart,
     Plan,
     PlanError,
@@ -33,10 +38,6 @@ from orchestrator.planner import (
     playoff_units,
     stanzas_from_plan,
 )
-from playoff_formats.builders.gct import gct2015_playoff
-from playoff_formats.builders.stanzas import extra_boards
-from playoff_formats.model import Result
-from playoff_formats.playoff import Playoff, record_result, set_game_one_colours, start_match
 from playoff_formats.timecontrol import TimeControl
 
 MIN = timedelta(minutes=1)
@@ -451,7 +452,7 @@ def test_reg_5_deadline_missed_overrun_and_a_shorter_time_control_that_fits() ->
     )
     assert proposal.change is not None
     # Adopting the proposal: G1 19:10-19:50, G2 20:00-20:40, G3 20:45-20:56.
-    adopted = plan_playoff(pl, c, Actuals(time_controls=(proposal.change,)))
+    adopted = plan_playoff(pl, c, Actuals(overrides=Overrides(time_controls=(proposal.change,))))
     assert times(adopted) == [
         (1, 1, at(19, 10), at(19, 50)),
         (1, 2, at(20, 0), at(20, 40)),
@@ -536,7 +537,7 @@ def test_nothing_to_shorten_when_every_round_has_begun() -> None:
 
 def test_pinned_start_inside_the_main_event_break_is_moved_with_a_warning() -> None:
     # Pinned at 18:55, but the break runs to 19:10: planned at 19:10.
-    actuals = Actuals(pins=(PinnedStart(match=1, game=1, start=at(18, 55)),))
+    actuals = Actuals(overrides=Overrides(pins=(PinnedStart(match=1, game=1, start=at(18, 55)),)))
     plan = plan_playoff(gct2015_playoff(seeds(2)), Constraints(main_event_ended=ended(2)), actuals)
     g1 = plan.game(1, 1)
     assert (g1.start, g1.end, g1.fixed) == (at(19, 10), at(20, 10), True)
@@ -549,7 +550,10 @@ def test_pinned_start_inside_the_main_event_break_is_moved_with_a_warning() -> N
 def test_reg_5_pinned_start_inside_the_minimum_interval_is_moved_with_a_warning() -> None:
     # G1 played 19:10-20:10; G2 pinned at 20:13, less than 5 min: planned at 20:15.
     played = GameActual(match=1, game=1, started_at=at(19, 10), ended_at=at(20, 10))
-    actuals = Actuals(games=(played,), pins=(PinnedStart(match=1, game=2, start=at(20, 13)),))
+    actuals = Actuals(
+        games=(played,),
+        overrides=Overrides(pins=(PinnedStart(match=1, game=2, start=at(20, 13)),)),
+    )
     plan = plan_playoff(gct2015_playoff(seeds(2)), Constraints(main_event_ended=ended(2)), actuals)
     assert plan.game(1, 2).start == at(20, 15)
     assert len(plan.warnings) == 1
@@ -558,7 +562,9 @@ def test_reg_5_pinned_start_inside_the_minimum_interval_is_moved_with_a_warning(
 
 def test_pinned_start_between_5_and_10_minutes_is_honoured() -> None:
     # G2 pinned at 20:17 (7 min after G1): honoured; 20:17-21:17, Armageddon 21:27-21:38.
-    actuals = Actuals(pins=(PinnedStart(match=1, game=2, start=at(20, 17), reason="hall"),))
+    actuals = Actuals(
+        overrides=Overrides(pins=(PinnedStart(match=1, game=2, start=at(20, 17), reason="hall"),))
+    )
     plan = plan_playoff(gct2015_playoff(seeds(2)), Constraints(main_event_ended=ended(2)), actuals)
     assert times(plan)[1:] == [(1, 2, at(20, 17), at(21, 17)), (1, 3, at(21, 27), at(21, 38))]
     g2 = plan.game(1, 2)
@@ -575,7 +581,7 @@ def test_shortened_time_control_for_one_match() -> None:
     plan = plan_playoff(
         gct2015_playoff(seeds(3)),
         Constraints(main_event_ended=ended(3)),
-        Actuals(time_controls=(change,)),
+        Actuals(overrides=Overrides(time_controls=(change,))),
     )
     assert [(g.start, g.end) for g in plan.games if g.match == 2] == [
         (at(21, 51), at(22, 31)),
@@ -591,7 +597,8 @@ def test_shortened_time_control_for_all_remaining_games() -> None:
     # (unchanged, 11 min) 21:20-21:31; M2 21:41-22:31, 22:41-23:31, 23:41-23:52.
     change = TimeControlChange(time_control=TimeControl.parse("G/20+5"), made_at=at(20, 0))
     actuals = Actuals(
-        games=(GameActual(match=1, game=1, started_at=at(19, 10)),), time_controls=(change,)
+        games=(GameActual(match=1, game=1, started_at=at(19, 10)),),
+        overrides=Overrides(time_controls=(change,)),
     )
     plan = plan_playoff(
         gct2015_playoff(seeds(3)), Constraints(main_event_ended=ended(3)), actuals, now=at(20, 0)
@@ -616,10 +623,16 @@ def test_postponements() -> None:
     pl = gct2015_playoff(seeds(2))
     c = Constraints(main_event_ended=ended(2))
     # Game 2 not before 20:45: 20:45-21:45, Armageddon 21:55-22:06.
-    one = Actuals(postponements=(Postponement(match=1, game=2, not_before=at(20, 45)),))
+    one = Actuals(
+        overrides=Overrides(postponements=(Postponement(match=1, game=2, not_before=at(20, 45)),))
+    )
     assert [g.start for g in plan_playoff(pl, c, one).games] == [at(19, 10), at(20, 45), at(21, 55)]
     # Everything not before 19:30: 19:30-20:30, 20:40-21:40, 21:50-22:01.
-    everything = Actuals(postponements=(Postponement(not_before=at(19, 30), reason="power cut"),))
+    everything = Actuals(
+        overrides=Overrides(
+            postponements=(Postponement(not_before=at(19, 30), reason="power cut"),)
+        )
+    )
     plan = plan_playoff(pl, c, everything)
     assert [g.start for g in plan.games] == [at(19, 30), at(20, 40), at(21, 50)]
     assert (
@@ -717,8 +730,10 @@ def test_bad_inputs_are_refused() -> None:
             pl,
             c,
             Actuals(
-                time_controls=(
-                    TimeControlChange(time_control=TimeControl.parse("G/10+5"), matches=(9,)),
+                overrides=Overrides(
+                    time_controls=(
+                        TimeControlChange(time_control=TimeControl.parse("G/10+5"), matches=(9,)),
+                    )
                 )
             ),
         )

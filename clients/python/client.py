@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Final, Self, TypeGuard
+from typing import Any, Final, Literal, Self, TypeGuard
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -202,6 +202,10 @@ class PlayoffClient:
 
     `now_ms` is the local clock (milliseconds) that `server_offset_ms` is
     measured against; the default is the wall clock.
+
+    `view`: which view the server computes for this client and sends as `view`
+    frames (docs/protocol.md): none by default (a script follows the events), the
+    hall display's, or the arbiter console's.
     """
 
     def __init__(
@@ -212,6 +216,7 @@ class PlayoffClient:
         *,
         name: str = "python-client",
         last_seq: int | None = None,
+        view: Literal["none", "hall", "arbiter"] = "none",
         reconnect: bool = True,
         open_timeout: float | None = 5.0,
         now_ms: Callable[[], int] = wall_ms,
@@ -221,6 +226,7 @@ class PlayoffClient:
         self.url: Final = websocket_url(base_url, playoff_id)
         self.playoff_id: Final = playoff_id
         self.name: Final = name
+        self.view: Final = view
         self._token = token
         self._reconnect = reconnect
         self._open_timeout = open_timeout
@@ -432,7 +438,10 @@ class PlayoffClient:
                     max_size=MAX_INCOMING_FRAME_BYTES,
                 )
                 self._conn = ws
-                hello = {"token": self._token, "last_seq": self._seq, "client": self.name}
+                hello = {
+                    "token": self._token, "last_seq": self._seq, "client": self.name,
+                    "view": self.view,
+                }
                 await ws.send(_dumps({"t": "hello", "d": hello}))
                 await self._await_welcome(ws)
                 self._welcomed = True

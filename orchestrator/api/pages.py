@@ -1,7 +1,8 @@
 """The pages people open in a browser: the hall display and the arbiter console.
 
-Both are static files in ``clients/`` served by the service itself (no CDN, no
-network beyond the service), so they work in a hall without internet.
+Both are static files in ``clients/`` (plain ES modules sharing ``clients/common``)
+served by the service itself from a folder it is given (no CDN, no network beyond
+the service), so they work in a hall without internet.
 """
 
 from __future__ import annotations
@@ -11,29 +12,29 @@ from pathlib import Path
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
-import clients
+__all__ = ["PAGES", "router"]
 
-router = APIRouter()
-
-CLIENTS = Path(clients.__file__).resolve().parent
-DISPLAY = CLIENTS / "display"
-CONSOLE = CLIENTS / "console"
+PAGES = ("display", "console", "common")
+"""The folders of ``clients/`` served under ``/static/``."""
 
 
-def _page(folder: Path) -> FileResponse | HTMLResponse:
-    index = folder / "index.html"
-    if not index.exists():
-        return HTMLResponse("<!doctype html><title>Not built</title><p>Page missing.</p>", 503)
-    return FileResponse(index, media_type="text/html", headers={"Cache-Control": "no-cache"})
+def router(clients: Path) -> APIRouter:
+    pages = APIRouter()
 
+    def page(folder: Path) -> FileResponse | HTMLResponse:
+        index = folder / "index.html"
+        if not index.exists():
+            return HTMLResponse("<!doctype html><title>Not built</title><p>Page missing.</p>", 503)
+        return FileResponse(index, media_type="text/html", headers={"Cache-Control": "no-cache"})
 
-@router.get("/display/{playoff_id}", include_in_schema=False, response_model=None)
-async def display(playoff_id: str) -> FileResponse | HTMLResponse:
-    """The hall display: ``/display/{playoff}?key=<display key>``."""
-    return _page(DISPLAY)
+    @pages.get("/display/{playoff_id}", include_in_schema=False, response_model=None)
+    async def display(playoff_id: str) -> FileResponse | HTMLResponse:
+        """The hall display: ``/display/{playoff}?key=<display key>``."""
+        return page(clients / "display")
 
+    @pages.get("/arbiter/{playoff_id}", include_in_schema=False, response_model=None)
+    async def arbiter(playoff_id: str) -> FileResponse | HTMLResponse:
+        """The arbiter console: ``/arbiter/{playoff}`` (the token is entered on the page)."""
+        return page(clients / "console")
 
-@router.get("/arbiter/{playoff_id}", include_in_schema=False, response_model=None)
-async def arbiter(playoff_id: str) -> FileResponse | HTMLResponse:
-    """The arbiter console: ``/arbiter/{playoff}`` (the token is entered on the page)."""
-    return _page(CONSOLE)
+    return pages

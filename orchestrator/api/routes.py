@@ -9,28 +9,28 @@ not an allowed transition 409 with the reason.
 
 from __future__ import annotations
 
-from datetime import timedelta
+import json
+import re
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.auth import Role
-from orchestrator.errors import Conflict
+from orchestrator.commands import Command, CommandBase, Route, client_commands
+from orchestrator.creation import PlayoffOptions
 from orchestrator.pgn import playoff_pgn
-from orchestrator.service import PlayoffOptions, Service, physical
+from orchestrator.service import Service
 from orchestrator.state import PlayoffState, playoff_stream
-from orchestrator.store import NewEvent
-from orchestrator.views import playoff_view
+from orchestrator.views import arbiter_view, hall_view, playoff_view
 from playoff_formats.errors import InputError
 from playoff_formats.io.json_event import parse_event
 from playoff_formats.io.trf import parse_trf
-from playoff_formats.lots import CoinFace
-from playoff_formats.model import Event, Result
+from playoff_formats.model import Event
 from playoff_formats.placings import final_placings
-from playoff_formats.timecontrol import TimeControl
 
 router = APIRouter(prefix="/api")
 
@@ -52,50 +52,6 @@ class PlayoffRequest(Body_):
     generic: bool = False
 
 
-class LotsRequest(Body_):
-    method: Literal["service", "physical"] = "service"
-    white: str | None = Field(default=None, description="Physical draw: who got White")
-    conducted_by: str | None = None
-
-
-class CoinTossRequest(Body_):
-    method: Literal["service", "physical"] = "service"
-    caller: str | None = Field(default=None, description="Who called the coin")
-    call: CoinFace | None = None
-    winner: str | None = Field(default=None, description="Physical toss: who won it")
-    conducted_by: str | None = None
-
-
-class ColoursRequest(Body_):
-    white: str
-    black: str
-
-
-class ResultRequest(Body_):
-    result: Result
-
-
-class CorrectionRequest(Body_):
-    result: Result
-    reason: str = Field(min_length=3)
-
-
-class MoveStartRequest(Body_):
-    at: AwareDatetime
-    reason: str = Field(min_length=3)
-
-
-class PostponeRequest(Body_):
-    minutes: int = Field(gt=0, le=24 * 60)
-    reason: str = Field(min_length=3)
-
-
-class TimeControlRequest(Body_):
-    time_control: str = Field(description='e.g. "G/15+5"')
-    match: int | None = Field(default=None, description="One match, or every match not begun")
-    reason: str = Field(min_length=3)
-
-
 class ExtraBoardsRequest(Body_):
     home: str
     away: str
@@ -104,42 +60,20 @@ class ExtraBoardsRequest(Body_):
     stage_boards: int | None = Field(default=None, ge=1)
 
 
-class BoardScoreRequest(Body_):
-    stanza: int = Field(ge=1)
-    board: int = Field(ge=1)
-    table: Literal[1, 2]
-    ns_score: int = Field(description="The North-South score at that table, signed")
-
-
-class DeadlineRequest(Body_):
-    deadline: AwareDatetime | None
-    reason: str = Field(min_length=3)
-
-
-async def _run(
-    service: Service,
-    playoff_id: str,
-    token: str | None,
-    events: list[NewEvent],
-    request: Request,
+async def _submit(
+    service: Service, playoff_id: str, token: str | None, command: CommandBase, request: Request
 ) -> dict[str, Any]:
+    """Run a command for the holder of ``token``: its events as logged, or 409."""
     state = service.playoff(playoff_id)
     record = service.authorize(state.event_id, token, write=True)
     key = request.headers.get("Idempotency-Key")
     # Keys are scoped to the token that sent them, apart from the scheduler's job ids.
     command_id = f"rest:{record.token_id}:{key}" if key else None
-    stored = await service.command(
-        playoff_id, events, actor=f"{record.role.value}:{record.token_id}",
+    outcome = await service.execute(
+        playoff_id, command, actor=f"{record.role.value}:{record.token_id}",
         command_id=command_id,
     )
-    state = service.playoff(playoff_id)
-    return {"seq": state.seq, "events": [e.to_json() for e in stored]}
-
-
-def _writer(service: Service, playoff_id: str, token: str | None) -> PlayoffState:
-    state = service.playoff(playoff_id)
-    service.authorize(state.event_id, token, write=True)
-    return state
+    return outcome.to_json()
 
 
 def _reader(service: Service, playoff_id: str, token: str | None) -> PlayoffState:
@@ -262,6 +196,17 @@ async def get_playoff(playoff_id: str, service: ServiceDep, token: TokenDep) -> 
     return playoff_view(state, service.schedule_of(state))
 
 
+@router.get("/playoffs/{playoff_id}/view", summary="What a screen shows now (a view frame's data)")
+async def get_view(
+    playoff_id: str, request: Request, service: ServiceDep, token: TokenDep,
+    kind: Literal["hall", "arbiter"] = "hall",
+) -> dict[str, Any]:
+    state = _reader(service, playoff_id, token)
+    hub = request.app.state.hub
+    ctx = hub.view_context(state)
+    return hall_view(state, ctx) if kind == "hall" else arbiter_view(state, ctx)
+
+
 @router.get("/playoffs/{playoff_id}/jobs", summary="The timed transitions waiting to fire")
 async def get_jobs(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
@@ -307,171 +252,83 @@ async def get_placings(playoff_id: str, service: ServiceDep, token: TokenDep) ->
     return final_placings(standings, state.chess, state.prizes, state.points).to_json()
 
 
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/lots", status_code=201,
-             summary="Lots for White in game 1")
-async def draw_lots(
-    playoff_id: str, match_id: int, request: Request, service: ServiceDep, token: TokenDep,
-    body: Annotated[LotsRequest | None, Body()] = None,
-) -> dict[str, Any]:
-    state = _writer(service, playoff_id, token)
-    body = body or LotsRequest()
-    if body.method == "physical":
-        match = state.chess.match(match_id)
-        if body.white is None or body.white not in match.players:
-            raise Conflict(f"say who drew White: one of {', '.join(map(str, match.players))}")
-        black = next(p for p in match.players if p != body.white)
-        event = NewEvent("lots-drawn", {
-            "match": match_id, "white": body.white, "black": black,
-            "draw": physical("game-one-colours", {"white": body.white, "black": black},
-                             body.conducted_by or "chief arbiter"),
-        })
-    else:
-        event = service.draw_game_one_colours(state, match_id)
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/coin-toss", status_code=201,
-             summary="The Armageddon coin toss; its winner chooses the colours")
-async def toss_coin(
-    playoff_id: str, match_id: int, body: CoinTossRequest, request: Request,
+@router.post(
+    "/playoffs/{playoff_id}/commands", status_code=201,
+    summary="Any command (the same as a websocket command's payload)",
+)
+async def run_command(
+    playoff_id: str, command: Annotated[Command, Body()], request: Request,
     service: ServiceDep, token: TokenDep,
 ) -> dict[str, Any]:
-    state = _writer(service, playoff_id, token)
-    if body.method == "physical":
-        if body.winner is None:
-            raise Conflict("a physical toss needs its winner")
-        event = NewEvent("coin-tossed", {
-            "match": match_id, "winner": body.winner,
-            "draw": physical("coin-toss", {"winner": body.winner},
-                             body.conducted_by or "chief arbiter"),
-        })
-    else:
-        if body.caller is None or body.call is None:
-            raise Conflict("say who calls the coin and the call (heads or tails)")
-        event = service.toss_coin(state, match_id, body.caller, body.call)
-    return await _run(service, playoff_id, token, [event], request)
+    return await _submit(service, playoff_id, token, command, request)
 
 
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/armageddon-colours", status_code=201,
-             summary="The toss winner's choice of colour for the Armageddon")
-async def armageddon_colours(
-    playoff_id: str, match_id: int, body: ColoursRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("armageddon-colours-chosen",
-                     {"match": match_id, "white": body.white, "black": body.black})
-    return await _run(service, playoff_id, token, [event], request)
+def _route(command: type[CommandBase], route: Route) -> None:
+    """The per-verb route of a command: its path names some fields, its body the rest."""
+    in_path = tuple(re.findall(r"{(\w+)}", route.path))
+    type_ = command.model_fields["type"].default
+    schema = command.model_json_schema()
+    body_schema = {
+        **schema,
+        "properties": {
+            k: v for k, v in schema.get("properties", {}).items()
+            if k not in in_path and k != "type"
+        },
+        "required": [k for k in schema.get("required", []) if k not in in_path and k != "type"],
+    }
+
+    async def endpoint(
+        playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
+    ) -> dict[str, Any]:
+        body = await _json_body(request)
+        clash = [k for k in body if k in in_path or k == "type"]
+        if clash:
+            raise RequestValidationError([{
+                "loc": ("body", clash[0]), "msg": "Extra inputs are not permitted",
+                "type": "extra_forbidden", "input": body[clash[0]],
+            }])
+        payload = {**body, "type": type_, **{k: request.path_params[k] for k in in_path}}
+        try:
+            parsed = command.model_validate(payload)
+        except ValidationError as exc:
+            raise RequestValidationError([
+                {**e, "loc": ("path" if e["loc"][:1] and e["loc"][0] in in_path else "body",
+                              *e["loc"])}
+                for e in exc.errors(include_url=False)
+            ]) from None
+        return await _submit(service, playoff_id, token, parsed, request)
+
+    endpoint.__name__ = type_.replace("-", "_")
+    router.add_api_route(
+        "/playoffs/{playoff_id}" + route.path, endpoint, methods=[route.method],
+        status_code=201 if route.method == "POST" else 200, summary=route.summary,
+        openapi_extra={"requestBody": {
+            "required": bool(body_schema["required"]),
+            "content": {"application/json": {"schema": body_schema}},
+        }},
+    )
 
 
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/games/{game}/start", status_code=201,
-             summary="A game starts")
-async def start_game(
-    playoff_id: str, match_id: int, game: int, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("game-started", {"match": match_id, "game": game})
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/games/{game}/result", status_code=201,
-             summary="Record a game's result")
-async def record_game_result(
-    playoff_id: str, match_id: int, game: int, body: ResultRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("result-recorded",
-                     {"match": match_id, "game": game, "result": body.result.value})
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.put("/playoffs/{playoff_id}/matches/{match_id}/games/{game}/result",
-            summary="Correct an earlier result (re-propagates downstream)")
-async def correct_game_result(
-    playoff_id: str, match_id: int, game: int, body: CorrectionRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("result-corrected", {
-        "match": match_id, "game": game, "result": body.result.value, "reason": body.reason,
-    })
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/games/{game}/move-start",
-             status_code=201, summary="Arbiter override: move a game's start")
-async def move_start(
-    playoff_id: str, match_id: int, game: int, body: MoveStartRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("start-moved", {
-        "match": match_id, "game": game, "at": body.at.isoformat(), "reason": body.reason,
-    })
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.post("/playoffs/{playoff_id}/matches/{match_id}/games/{game}/postpone",
-             status_code=201, summary="Arbiter override: postpone a game")
-async def postpone(
-    playoff_id: str, match_id: int, game: int, body: PostponeRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    state = _writer(service, playoff_id, token)
-    planned = service.planned_start(state, match_id, game)
-    if planned is None:
-        raise Conflict(f"match {match_id}, game {game} is not in the schedule")
-    at = planned + timedelta(minutes=body.minutes)
-    event = NewEvent("postponed", {
-        "match": match_id, "game": game, "at": at.isoformat(), "minutes": body.minutes,
-        "reason": body.reason,
-    })
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.post("/playoffs/{playoff_id}/time-control", status_code=201,
-             summary="Arbiter override: shorten the time control (GCT 2015 reg. 5)")
-async def shorten_time_control(
-    playoff_id: str, body: TimeControlRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
     try:
-        TimeControl.parse(body.time_control)
-    except InputError as exc:  # bad notation: 422 naming the field and the column
-        raise InputError(
-            exc.reason, path="time_control", line=exc.line, column=exc.column
-        ) from None
-    event = NewEvent("time-control-shortened", {
-        "match": body.match, "time_control": body.time_control, "reason": body.reason,
-    })
-    return await _run(service, playoff_id, token, [event], request)
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise RequestValidationError([{
+            "loc": ("body",), "msg": f"JSON decode error: {exc}", "type": "json_invalid",
+        }]) from None
+    if not isinstance(body, dict):
+        raise RequestValidationError([{
+            "loc": ("body",), "msg": "the body must be a JSON object", "type": "dict_type",
+        }])
+    return body
 
 
-@router.post("/playoffs/{playoff_id}/board-scores", status_code=201,
-             summary="A bridge extra board's score at one table")
-async def score_board(
-    playoff_id: str, body: BoardScoreRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("board-scored", body.model_dump())
-    return await _run(service, playoff_id, token, [event], request)
-
-
-@router.post("/playoffs/{playoff_id}/deadline", status_code=201,
-             summary="Set or clear the organiser's deadline")
-async def set_deadline(
-    playoff_id: str, body: DeadlineRequest, request: Request,
-    service: ServiceDep, token: TokenDep,
-) -> dict[str, Any]:
-    _writer(service, playoff_id, token)
-    event = NewEvent("deadline-set", {
-        "deadline": body.deadline.isoformat() if body.deadline else None, "reason": body.reason,
-    })
-    return await _run(service, playoff_id, token, [event], request)
+for _command in client_commands():
+    if _command.route is not None:
+        _route(_command, _command.route)
 
 
 def error_response(status: int, detail: Any) -> JSONResponse:

@@ -5,138 +5,22 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Annotated, Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from orchestrator.auth import Role
+from orchestrator.commands import parse_command
 from orchestrator.errors import ServiceError
-from orchestrator.hub import Connection, Hub, encode, event_frame
+from orchestrator.hub import Connection, Hub, ViewKind, encode
 from orchestrator.service import Service
-from orchestrator.state import playoff_stream
-from orchestrator.store import NewEvent
 from playoff_formats.errors import PlayoffError
-from playoff_formats.lots import CoinFace
-from playoff_formats.model import Colour, Result
 
 router = APIRouter()
 
 HELLO_TIMEOUT_S = 5.0
 COMMAND_RATE = 20.0
 COMMAND_BURST = 40.0
-
-
-class _Cmd(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class _GameCmd(_Cmd):
-    match: int = Field(ge=1)
-    game: int = Field(ge=1)
-
-
-class StartClock(_GameCmd):
-    type: Literal["start-clock"]
-
-
-class Press(_GameCmd):
-    type: Literal["press"]
-    side: Colour
-    move: int = Field(ge=1)
-
-
-class Pause(_GameCmd):
-    type: Literal["pause"]
-
-
-class Resume(_GameCmd):
-    type: Literal["resume"]
-
-
-class Adjust(_GameCmd):
-    type: Literal["adjust"]
-    side: Colour
-    delta_ms: int
-    reason: str = Field(min_length=3)
-
-
-class RecordResult(_GameCmd):
-    type: Literal["result"]
-    result: Result
-
-
-class Lots(_Cmd):
-    type: Literal["lots"]
-    match: int = Field(ge=1)
-
-
-class CoinToss(_Cmd):
-    type: Literal["coin-toss"]
-    match: int = Field(ge=1)
-    caller: str
-    call: CoinFace
-
-
-class ArmageddonColours(_Cmd):
-    type: Literal["armageddon-colours"]
-    match: int = Field(ge=1)
-    white: str
-    black: str
-
-
-class BoardScore(_Cmd):
-    type: Literal["board-score"]
-    stanza: int = Field(ge=1)
-    board: int = Field(ge=1)
-    table: Literal[1, 2]
-    ns_score: int
-
-
-Command = Annotated[
-    StartClock | Press | Pause | Resume | Adjust | RecordResult | Lots | CoinToss
-    | ArmageddonColours | BoardScore,
-    Field(discriminator="type"),
-]
-_COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)
-
-
-def events_for(service: Service, playoff_id: str, command: Command) -> list[NewEvent]:
-    state = service.playoff(playoff_id)
-    match command:
-        case StartClock():
-            return [NewEvent("game-started", {"match": command.match, "game": command.game})]
-        case Press():
-            return [NewEvent("clock-pressed", {
-                "match": command.match, "game": command.game, "side": command.side.value,
-                "move": command.move,
-            })]
-        case Pause():
-            return [NewEvent("clock-paused", {"match": command.match, "game": command.game})]
-        case Resume():
-            return [NewEvent("clock-resumed", {"match": command.match, "game": command.game})]
-        case Adjust():
-            return [NewEvent("clock-adjusted", {
-                "match": command.match, "game": command.game, "side": command.side.value,
-                "delta_ms": command.delta_ms, "reason": command.reason,
-            })]
-        case RecordResult():
-            return [NewEvent("result-recorded", {
-                "match": command.match, "game": command.game, "result": command.result.value,
-            })]
-        case Lots():
-            return [service.draw_game_one_colours(state, command.match)]
-        case CoinToss():
-            return [service.toss_coin(state, command.match, command.caller, command.call)]
-        case BoardScore():
-            return [NewEvent("board-scored", {
-                "stanza": command.stanza, "board": command.board, "table": command.table,
-                "ns_score": command.ns_score,
-            })]
-        case ArmageddonColours():
-            return [NewEvent("armageddon-colours-chosen", {
-                "match": command.match, "white": command.white, "black": command.black,
-            })]
 
 
 class _Bucket:
@@ -183,6 +67,7 @@ async def playoff_socket(websocket: WebSocket, playoff_id: str) -> None:
     connection = Connection(
         hub=hub, socket=websocket, playoff_id=playoff_id, role=record.role,
         token_id=record.token_id, name=str(d.get("client") or ""), queue_size=hub.queue_size,
+        view=ViewKind.for_role(record.role, d.get("view")),
     )
     hub.join(connection)  # live events are held until the catch-up is queued
     last_seq = d.get("last_seq")
@@ -208,17 +93,26 @@ async def _catch_up(
     )
     if usable:
         assert isinstance(last_seq, int)
-        missed = await service.store.read(playoff_stream(connection.playoff_id), after=last_seq)
         connection.last_seq = last_seq
-        upto = last_seq
-        for logged in missed:
-            connection.send(event_frame(logged))
-            upto = logged.seq
-        connection.release(upto)
+        upto = current
+        frames = hub.recent_frames(connection.playoff_id, last_seq, current)
+        if frames is None:  # older than what this process sent: from the log
+            missed = await service.log(
+                connection.playoff_id, after=last_seq, limit=current - last_seq
+            )
+            frames = [encode("event", logged.seq, logged.wire()) for logged in missed]
+            upto = missed[-1].seq if missed else last_seq
+        for frame in frames:
+            connection.send(frame)
     else:
         state = service.playoff(connection.playoff_id)
         connection.send(hub.snapshot_frame(state))
-        connection.release(state.seq)
+        upto = state.seq
+    connection.release(upto)
+    # The view as of the catch-up: the clocks as they stand now, and all the rest.
+    view = hub.view_frame(connection)
+    if view is not None:
+        connection.offer_view(service.playoff(connection.playoff_id).seq, view)
 
 
 def _refuse(
@@ -283,16 +177,15 @@ async def _command(
 ) -> None:
     playoff_id = connection.playoff_id
     try:
-        command = _COMMANDS.validate_python(body)
+        command = parse_command(body)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"])
         _refuse(service, connection, "bad-command", f"{where}: {first['msg']}", command_id)
         return
     try:
-        events = events_for(service, playoff_id, command)
-        stored = await service.command(
-            playoff_id, events, actor=f"{connection.role.value}:{connection.token_id}",
+        outcome = await service.execute(
+            playoff_id, command, actor=f"{connection.role.value}:{connection.token_id}",
             command_id=f"ws:{connection.token_id}:{command_id}",
         )
     except (ServiceError, PlayoffError) as exc:
@@ -300,7 +193,7 @@ async def _command(
         _refuse(service, connection, "conflict", str(reason), command_id)
         return
     seq = service.playoff(playoff_id).seq
-    connection.send(encode("ack", seq, {"seqs": [e.seq for e in stored]}, id=command_id))
+    connection.send(encode("ack", seq, {"seqs": [e.seq for e in outcome.events]}, id=command_id))
 
 
-__all__ = ["Role", "router"]
+__all__ = ["router"]

@@ -10,6 +10,7 @@ A PostgreSQL backend implements :class:`EventStore` and nothing else changes.
 from orchestrator.store.aio import AsyncEventStore, GroupCommitStats
 from orchestrator.store.base import (
     AppendRequest,
+    AsyncEventLog,
     ConcurrencyError,
     EventStore,
     InvalidEventError,
@@ -25,6 +26,7 @@ from orchestrator.store.sqlite import SCHEMA_VERSION, SqliteEventStore
 __all__ = [
     "SCHEMA_VERSION",
     "AppendRequest",
+    "AsyncEventLog",
     "AsyncEventStore",
     "ConcurrencyError",
     "EventStore",

@@ -177,6 +177,50 @@ class EventStore(Protocol):
         ...
 
 
+class AsyncEventLog(Protocol):
+    """The event log as the service sees it: the async face of a store.
+
+    :class:`~orchestrator.store.aio.AsyncEventStore` wraps any :class:`EventStore`
+    (SQLite by default); a backend with a native async driver implements this
+    directly. Writes are durable when they return, as in :class:`EventStore`.
+    """
+
+    async def append(
+        self,
+        stream: str,
+        type: str,
+        data: Mapping[str, Any],
+        *,
+        actor: str | None,
+        recorded_at: datetime,
+        expected_seq: int | None = None,
+        command_id: str | None = None,
+    ) -> StoredEvent: ...
+
+    async def append_many(
+        self,
+        stream: str,
+        events: Sequence[NewEvent],
+        *,
+        actor: str | None,
+        recorded_at: datetime,
+        expected_seq: int | None = None,
+        command_id: str | None = None,
+    ) -> list[StoredEvent]: ...
+
+    async def read(
+        self, stream: str, after: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def last_seq(self, stream: str) -> int: ...
+
+    async def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None: ...
+
+    async def streams(self, prefix: str | None = None) -> list[str]: ...
+
+    async def aclose(self) -> None: ...
+
+
 # --------------------------------------------------------------------------- checks
 
 

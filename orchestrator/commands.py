@@ -1,0 +1,508 @@
+"""The commands that change a play-off, and what each decides.
+
+One set of typed commands for every door: they are the payloads of websocket
+``cmd`` frames, the body of ``POST /api/playoffs/{id}/commands``, and (with the
+match and game taken from the path) the bodies of the older per-verb REST routes,
+which :attr:`CommandBase.route` declares. A command decides, from the play-off's
+state and a :class:`Context` (the server's time and randomness), the events it
+means: ``command.decide(state, ctx) -> list[PlayoffEvent]``. It raises
+:class:`~playoff_formats.errors.PlayoffError` when it cannot apply; the events it
+gives are then applied to the state before anything is logged, so a command
+either logs all of its events or nothing.
+
+Adding a command: its model and ``decide`` here (and in the :data:`Command`
+union), and its event in :mod:`orchestrator.events` if it needs a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic_core import PydanticCustomError
+
+from orchestrator.events import (
+    ArmageddonColoursChosen,
+    BoardScored,
+    ClockAdjusted,
+    ClockPaused,
+    ClockPressed,
+    ClockResumed,
+    CoinTossed,
+    DeadlineSet,
+    FlagFell,
+    GameStarted,
+    LotsDrawn,
+    PlayoffEvent,
+    Postponed,
+    ResultCorrected,
+    ResultRecorded,
+    StanzaAdvanced,
+    StartMoved,
+    TimeControlShortened,
+    TransitionFired,
+)
+from orchestrator.state import PlayoffState
+from playoff_formats import lots
+from playoff_formats.errors import InputError, PlayoffError
+from playoff_formats.model import Colour, Result
+from playoff_formats.timecontrol import TimeControl
+
+__all__ = [
+    "AdjustClock",
+    "ChooseArmageddonColours",
+    "Command",
+    "CommandBase",
+    "Context",
+    "CorrectResult",
+    "DrawLots",
+    "FallFlag",
+    "FireTransition",
+    "MoveStart",
+    "PauseClock",
+    "Postpone",
+    "PressClock",
+    "RecordResult",
+    "ResumeClock",
+    "Route",
+    "ScoreBoard",
+    "SetDeadline",
+    "ShortenTimeControl",
+    "StartGame",
+    "TossCoin",
+    "client_commands",
+    "parse_command",
+]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a command may know besides the state: the server's time and randomness."""
+
+    now: datetime
+    server_ms: int
+    new_seed: Callable[[], bytes]
+    planned_start: Callable[[PlayoffState, int, int], datetime | None]
+    """The start of a game in the schedule as it stands, or None if it has none."""
+
+
+class Route(NamedTuple):
+    """A per-verb REST route: method and path under ``/api/playoffs/{playoff_id}``.
+
+    Path parameters name fields of the command; the body holds the others.
+    """
+
+    method: Literal["POST", "PUT"]
+    path: str
+    summary: str
+
+
+Reason = Annotated[str, Field(min_length=3, max_length=65_536, description="Why (logged)")]
+
+
+class CommandBase(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    type: str
+    route: ClassVar[Route | None] = None
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        raise NotImplementedError
+
+
+class _GameCommand(CommandBase):
+    match: int = Field(ge=1)
+    game: int = Field(ge=1)
+
+
+# --------------------------------------------------------------------------- games and clocks
+
+
+class StartGame(_GameCommand):
+    """Start a game: its clock starts with White to move."""
+
+    type: Literal["start-clock"] = "start-clock"
+    route = Route("POST", "/matches/{match}/games/{game}/start", "A game starts")
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [GameStarted(match=self.match, game=self.game, at_ms=ctx.server_ms)]
+
+
+class PressClock(_GameCommand):
+    """``side`` completed a move and pressed the clock.
+
+    ``move`` is the move the side completed; without it, the side's next move.
+    Sent by a console, it guards against a double press: a press for a move
+    already counted is refused.
+    """
+
+    type: Literal["press"] = "press"
+    side: Colour
+    move: int | None = Field(default=None, ge=1)
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        move = self.move
+        if move is None:
+            clock = state.clocks.get((self.match, self.game))
+            if clock is None:
+                raise PlayoffError(
+                    f"match {self.match}, game {self.game} has no running clock: start it first"
+                )
+            move = clock.moves_completed(self.side) + 1
+        return [ClockPressed(
+            match=self.match, game=self.game, side=self.side, move=move, at_ms=ctx.server_ms
+        )]
+
+
+class PauseClock(_GameCommand):
+    """Stop the running side's clock (the turn goes on when it resumes)."""
+
+    type: Literal["pause"] = "pause"
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [ClockPaused(match=self.match, game=self.game, at_ms=ctx.server_ms)]
+
+
+class ResumeClock(_GameCommand):
+    """Restart a paused clock."""
+
+    type: Literal["resume"] = "resume"
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [ClockResumed(match=self.match, game=self.game, at_ms=ctx.server_ms)]
+
+
+class AdjustClock(_GameCommand):
+    """Give (positive ``delta_ms``) or take time from one side, with a reason."""
+
+    type: Literal["adjust"] = "adjust"
+    side: Colour
+    delta_ms: int = Field(ge=-24 * 3_600_000, le=24 * 3_600_000)
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [ClockAdjusted(
+            match=self.match, game=self.game, side=self.side, delta_ms=self.delta_ms,
+            reason=self.reason, at_ms=ctx.server_ms,
+        )]
+
+
+class RecordResult(_GameCommand):
+    """Record a game's result."""
+
+    type: Literal["result"] = "result"
+    route = Route("POST", "/matches/{match}/games/{game}/result", "Record a game's result")
+    result: Result
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [ResultRecorded(
+            match=self.match, game=self.game, result=self.result, at_ms=ctx.server_ms
+        )]
+
+
+class CorrectResult(_GameCommand):
+    """Correct an earlier result; the bracket re-propagates from it."""
+
+    type: Literal["correct"] = "correct"
+    route = Route(
+        "PUT", "/matches/{match}/games/{game}/result",
+        "Correct an earlier result (re-propagates downstream)",
+    )
+    result: Result
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [ResultCorrected(
+            match=self.match, game=self.game, result=self.result, reason=self.reason
+        )]
+
+
+class FallFlag(_GameCommand):
+    """The server's own: the flag timer of a clock fired at ``flag_at_ms``.
+
+    Logged only if the clock is still the one the timer was set for: the side
+    whose flag fell loses. (Insufficient material to mate is not known to the
+    service: the arbiter corrects such a result.)
+    """
+
+    type: Literal["fall-flag"] = "fall-flag"
+    flag_at_ms: int
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        clock = state.clocks.get((self.match, self.game))
+        if clock is None or clock.flag_at_ms() != self.flag_at_ms or clock.running is None:
+            raise PlayoffError("the clock changed since its flag timer was set")
+        side = clock.running
+        result = Result.BLACK_WINS if side is Colour.WHITE else Result.WHITE_WINS
+        return [
+            FlagFell(match=self.match, game=self.game, side=side, at_ms=self.flag_at_ms),
+            ResultRecorded(
+                match=self.match, game=self.game, result=result, at_ms=self.flag_at_ms,
+                reason=f"{side.value} flag",
+            ),
+        ]
+
+
+# --------------------------------------------------------------------------- lots and colours
+
+
+class DrawLots(CommandBase):
+    """Lots for White in game 1 (GCT 2015 regs. 6-9): drawn by the service with
+    commit and reveal, or drawn by hand and entered (``physical``, with ``white``)."""
+
+    type: Literal["lots"] = "lots"
+    route = Route("POST", "/matches/{match}/lots", "Lots for White in game 1")
+    match: int = Field(ge=1)
+    method: Literal["service", "physical"] = "service"
+    white: str | None = Field(default=None, description="Physical draw: who got White")
+    conducted_by: str | None = Field(default=None, max_length=100)
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        match = state.chess.match(self.match)
+        a, b = match.players
+        if a is None or b is None:
+            raise PlayoffError(f"match {self.match}: both players must be known before the lots")
+        if self.method == "physical":
+            if self.white is None or self.white not in match.players:
+                raise PlayoffError(f"say who drew White: one of {a}, {b}")
+            black = b if self.white == a else a
+            record = _physical("game-one-colours", {"white": self.white, "black": black},
+                               self.conducted_by)
+            return [LotsDrawn(match=self.match, white=self.white, black=black, draw=record)]
+        purpose = f"play-off {state.id}, match {self.match}: White in game 1"
+        seed = ctx.new_seed()
+        kind = lots.DrawKind.GAME_ONE_COLOURS
+        announced = lots.announce(kind, purpose, (a, b), lots.commit(seed))
+        revealed = lots.reveal(announced, seed)
+        assert isinstance(revealed.outcome, lots.Colours)
+        return [LotsDrawn(
+            match=self.match, white=revealed.outcome.white, black=revealed.outcome.black,
+            draw=revealed.model_dump(mode="json"),
+        )]
+
+
+class TossCoin(CommandBase):
+    """The Armageddon coin toss (GCT 2015 reg. 10 c): by the service (``caller``
+    calls ``call``), or tossed by hand and entered (``physical``, with ``winner``)."""
+
+    type: Literal["coin-toss"] = "coin-toss"
+    route = Route(
+        "POST", "/matches/{match}/coin-toss",
+        "The Armageddon coin toss; its winner chooses the colours",
+    )
+    match: int = Field(ge=1)
+    method: Literal["service", "physical"] = "service"
+    caller: str | None = Field(default=None, description="Who calls the coin")
+    call: lots.CoinFace | None = None
+    winner: str | None = Field(default=None, description="Physical toss: who won it")
+    conducted_by: str | None = Field(default=None, max_length=100)
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        match = state.chess.match(self.match)
+        if self.method == "physical":
+            if self.winner is None:
+                raise PlayoffError("a physical toss needs its winner")
+            record = _physical("coin-toss", {"winner": self.winner}, self.conducted_by)
+            return [CoinTossed(match=self.match, winner=self.winner, draw=record)]
+        if self.caller is None or self.call is None:
+            raise PlayoffError("say who calls the coin and the call (heads or tails)")
+        if None in match.players:
+            raise PlayoffError(f"match {self.match}: both players must be known before the toss")
+        if self.caller not in match.players:
+            raise PlayoffError(f"{self.caller} does not play in match {self.match}")
+        opponent = next(p for p in match.players if p != self.caller)
+        assert opponent is not None
+        purpose = f"play-off {state.id}, match {self.match}: Armageddon coin toss"
+        seed = ctx.new_seed()
+        announced = lots.announce(
+            lots.DrawKind.COIN_TOSS, purpose, (self.caller, opponent), lots.commit(seed)
+        )
+        revealed = lots.reveal(announced, seed, call=self.call)
+        assert isinstance(revealed.outcome, lots.CoinToss)
+        return [CoinTossed(
+            match=self.match, winner=revealed.outcome.winner,
+            draw=revealed.model_dump(mode="json"),
+        )]
+
+
+class ChooseArmageddonColours(CommandBase):
+    """The toss winner's choice of colour for the Armageddon."""
+
+    type: Literal["armageddon-colours"] = "armageddon-colours"
+    route = Route(
+        "POST", "/matches/{match}/armageddon-colours",
+        "The toss winner's choice of colour for the Armageddon",
+    )
+    match: int = Field(ge=1)
+    white: str
+    black: str
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [ArmageddonColoursChosen(match=self.match, white=self.white, black=self.black)]
+
+
+# --------------------------------------------------------------------------- the schedule
+
+
+class MoveStart(_GameCommand):
+    """Arbiter override: move a game's start to ``at``."""
+
+    type: Literal["move-start"] = "move-start"
+    route = Route(
+        "POST", "/matches/{match}/games/{game}/move-start", "Arbiter override: move a game's start"
+    )
+    at: AwareDatetime
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [StartMoved(match=self.match, game=self.game, at=self.at, reason=self.reason)]
+
+
+class Postpone(_GameCommand):
+    """Arbiter override: postpone a game by ``minutes`` from its planned start."""
+
+    type: Literal["postpone"] = "postpone"
+    route = Route(
+        "POST", "/matches/{match}/games/{game}/postpone", "Arbiter override: postpone a game"
+    )
+    minutes: int = Field(gt=0, le=24 * 60)
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        planned = ctx.planned_start(state, self.match, self.game)
+        if planned is None:
+            raise PlayoffError(f"match {self.match}, game {self.game} is not in the schedule")
+        return [Postponed(
+            match=self.match, game=self.game, at=planned + timedelta(minutes=self.minutes),
+            minutes=self.minutes, reason=self.reason,
+        )]
+
+
+class ShortenTimeControl(CommandBase):
+    """Arbiter override: shorten the time control (GCT 2015 reg. 5) of one match,
+    or of every match not yet begun."""
+
+    type: Literal["time-control"] = "time-control"
+    route = Route(
+        "POST", "/time-control", "Arbiter override: shorten the time control (GCT 2015 reg. 5)"
+    )
+    time_control: str = Field(description='e.g. "G/15+5"', max_length=200)
+    match: int | None = Field(default=None, ge=1, description="One match, or every match not begun")
+    reason: Reason
+
+    @field_validator("time_control")
+    @classmethod
+    def _notation(cls, value: str) -> str:
+        try:
+            TimeControl.parse(value)
+        except InputError as exc:
+            raise PydanticCustomError(
+                "time_control", "{reason}",
+                {"reason": exc.reason, "line": exc.line, "column": exc.column},
+            ) from None
+        return value
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [TimeControlShortened(
+            match=self.match, time_control=self.time_control, reason=self.reason
+        )]
+
+
+class SetDeadline(CommandBase):
+    """Set or clear (null) the organiser's deadline."""
+
+    type: Literal["deadline"] = "deadline"
+    route = Route("POST", "/deadline", "Set or clear the organiser's deadline")
+    deadline: AwareDatetime | None
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [DeadlineSet(deadline=self.deadline, reason=self.reason)]
+
+
+class FireTransition(CommandBase):
+    """The server's own: a timed transition of the schedule is due (its job id is
+    the command id, so it fires once)."""
+
+    type: Literal["fire-transition"] = "fire-transition"
+    job: str
+    kind: Literal["players-called", "game-due", "break-over"]
+    at: AwareDatetime
+    match: int | None = None
+    game: int | None = None
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [TransitionFired(
+            job=self.job, kind=self.kind, at=self.at, match=self.match, game=self.game
+        )]
+
+
+# --------------------------------------------------------------------------- bridge
+
+
+class ScoreBoard(CommandBase):
+    """A bridge extra board's North-South score at one table. When it completes a
+    stanza, the stanza's outcome follows: decided, or the next stanza (EBU 143.2.1)."""
+
+    type: Literal["board-score"] = "board-score"
+    route = Route("POST", "/board-scores", "A bridge extra board's score at one table")
+    stanza: int = Field(ge=1)
+    board: int = Field(ge=1)
+    table: Literal[1, 2]
+    ns_score: int = Field(
+        ge=-10_000, le=10_000, description="The North-South score at that table, signed"
+    )
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        scored = BoardScored(
+            stanza=self.stanza, board=self.board, table=self.table, ns_score=self.ns_score
+        )
+        after = state.extra_boards.record(self.stanza, self.board, self.table, self.ns_score)
+        follow = StanzaAdvanced.after(after)
+        return [scored] if follow is None else [scored, follow]
+
+
+Command = Annotated[
+    StartGame
+    | PressClock
+    | PauseClock
+    | ResumeClock
+    | AdjustClock
+    | RecordResult
+    | CorrectResult
+    | DrawLots
+    | TossCoin
+    | ChooseArmageddonColours
+    | MoveStart
+    | Postpone
+    | ShortenTimeControl
+    | SetDeadline
+    | ScoreBoard,
+    Field(discriminator="type"),
+]
+"""Every command an arbiter may send (the server's own, flags and timed
+transitions, are not among them)."""
+
+_COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+def parse_command(payload: object) -> Command:
+    """The command of a payload; :class:`pydantic.ValidationError` naming the field."""
+    return _COMMAND.validate_python(payload)
+
+
+def client_commands() -> tuple[type[CommandBase], ...]:
+    """The command classes of :data:`Command`, in the order of the union."""
+    union = Command.__origin__  # type: ignore[attr-defined]
+    return tuple(union.__args__)
+
+
+def _physical(kind: str, outcome: dict[str, Any], conducted_by: str | None) -> dict[str, Any]:
+    """The record of a draw made by hand and entered by the arbiter."""
+    return {
+        "method": "physical", "kind": kind, "conducted_by": conducted_by or "chief arbiter",
+        **outcome,
+    }

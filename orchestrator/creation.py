@@ -1,0 +1,135 @@
+"""Creating play-offs: the bracket the regulation prescribes, seeded by its tiebreaks.
+
+Pure functions from a main event (and its standings) to the event that creates a
+play-off's stream; the service logs it. Randomness (lots between players level
+after every tiebreak) and the time are arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from orchestrator.events import ExtraBoardsCreated, PlayoffCreated
+from playoff_formats import lots
+from playoff_formats.builders.gct import gct2015_playoff
+from playoff_formats.builders.stanzas import extra_boards
+from playoff_formats.errors import PlayoffError
+from playoff_formats.model import Event, IndividualEvent, TeamEvent
+from playoff_formats.standings import Standings
+
+__all__ = ["PlayoffOptions", "extra_boards_created", "playoff_created", "seeds_by_lots"]
+
+
+@dataclass(frozen=True)
+class PlayoffOptions:
+    """What the chief arbiter chooses when creating a play-off."""
+
+    prizes: tuple[str, ...] = ()
+    points: tuple[str, ...] = ()
+    deadline: datetime | None = None
+    not_before: datetime | None = None
+    generic: bool = False
+
+
+def playoff_created(
+    playoff_id: str,
+    event_id: str,
+    event: Event,
+    standings: Standings,
+    options: PlayoffOptions,
+    now: datetime,
+    new_seed: Callable[[], bytes],
+) -> PlayoffCreated:
+    """The play-off a tie for first requires (GCT 2015 regs. 2 and 6-10)."""
+    if not standings.playoff:
+        raise PlayoffError("nobody is tied for first place: there is no play-off to create")
+    if standings.regulation != "gct2015" or not isinstance(event, IndividualEvent):
+        raise PlayoffError(
+            f"{standings.regulation} prescribes no play-off format this service can build"
+        )
+    seeds, seeding_draw = seeds_by_lots(playoff_id, standings, new_seed)
+    playoff = gct2015_playoff(
+        seeds, generic=options.generic, playoff_id=playoff_id, name=event.name
+    )
+    # A player whose last game has no end time is taken to have finished when the
+    # play-off is created: the arbiter creates it after the last game.
+    ended: dict[str, datetime] = dict.fromkeys(seeds, now)
+    known: set[str] = set()
+    for game in event.games:
+        if game.ended_at is None:
+            continue
+        for player in (game.white, game.black):
+            if player in seeds and (player not in known or game.ended_at > ended[player]):
+                ended[player] = game.ended_at
+                known.add(player)
+    return PlayoffCreated(
+        id=playoff_id,
+        event_id=event_id,
+        regulation=standings.regulation,
+        playoff=playoff,
+        names={p: event.player(p).name for p in seeds},
+        main_event_ended=ended,
+        prizes=options.prizes,
+        points=options.points,
+        deadline=options.deadline,
+        not_before=options.not_before,
+        seeding_draw=tuple(seeding_draw),
+    )
+
+
+def seeds_by_lots(
+    playoff_id: str, standings: Standings, new_seed: Callable[[], bytes]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """The seeds in tiebreak order; players level after every criterion drawn by lots."""
+    seeds: list[str] = []
+    draws: list[dict[str, Any]] = []
+    chosen = set(standings.playoff)
+    for group in standings.groups:
+        members = [p for p in group if p in chosen]
+        if len(members) > 1:
+            seed = new_seed()
+            purpose = f"play-off {playoff_id}: seeding of players level after every tiebreak"
+            announced = lots.announce(lots.DrawKind.ORDER, purpose, members, lots.commit(seed))
+            revealed = lots.reveal(announced, seed)
+            assert isinstance(revealed.outcome, lots.DrawOrder)
+            members = list(revealed.outcome.order)
+            draws.append(revealed.model_dump(mode="json"))
+        seeds.extend(members)
+    return seeds, draws
+
+
+def extra_boards_created(
+    playoff_id: str,
+    event_id: str,
+    event: Event,
+    home: str,
+    away: str,
+    scheduled: int,
+    competition: str | None,
+    stage_boards: int | None,
+    now: datetime,
+) -> ExtraBoardsCreated:
+    """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
+    if not isinstance(event, TeamEvent) or not event.is_bridge:
+        raise PlayoffError("extra boards are for a bridge team event")
+    teams = {t.id: t.name for t in event.teams}
+    for team in (home, away):
+        if team not in teams:
+            raise PlayoffError(f"no team {team!r} in event {event_id!r}")
+    if home == away:
+        raise PlayoffError("a team cannot play itself")
+    plan = extra_boards(scheduled, event=competition, stage_boards=stage_boards)
+    return ExtraBoardsCreated(
+        id=playoff_id,
+        event_id=event_id,
+        rule=plan.rule,
+        home=home,
+        away=away,
+        names={home: teams[home], away: teams[away]},
+        plan=plan,
+        scheduled=scheduled,
+        not_before=now,
+    )

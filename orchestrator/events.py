@@ -1,0 +1,813 @@
+"""The typed events of the log, and the fold that turns them into state.
+
+Every logged event is a frozen model of the discriminated unions
+:data:`EventStreamEvent` (a main event's stream) and :data:`PlayoffEvent` (a
+play-off's stream). An event applies itself to the state it follows
+(``event.apply(state, stamp)``), as a move applies itself to a board; the fold
+(:func:`apply_playoff`, :func:`fold_playoff`) is only that, event after event.
+An event that is not an allowed transition from the state raises
+:class:`~playoff_formats.errors.PlayoffError`, and the command layer applies the
+same events before logging them, so the log only ever holds events that fold.
+
+What each kind of event means for the rest of the service is said once, here, as
+class attributes: :attr:`PlayoffEventBase.clock_only` (changes a clock and
+nothing the schedule depends on), :attr:`PlayoffEventBase.schedule_override`
+(an arbiter's change to the schedule, refused when the plan cannot follow) and
+:attr:`PlayoffEventBase.arbiter_change` (listed among the changes by arbiters).
+
+The log holds the facts only. Derived data (the clock as it stands after an
+event, the Armageddon's terms) goes on the wire, computed from the state
+(:mod:`orchestrator.views`). Logs written before events were typed carried such
+data inside the event; :func:`parse_playoff_event` drops it on reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PlainSerializer, TypeAdapter
+
+from orchestrator.auth import Role, TokenRecord
+from orchestrator.state import ArbiterChange, Draw, EventState, PlayoffState
+from playoff_formats.builders.stanzas import StanzaPlan
+from playoff_formats.clock import Clock, ClockStatus, FlagFellError
+from playoff_formats.errors import PlayoffError
+from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.io.json_event import parse_event
+from playoff_formats.model import Colour, Result
+from playoff_formats.playoff import (
+    ARMAGEDDON_NUMBER,
+    Playoff,
+    choose_armageddon_colours,
+    correct_result,
+    record_result,
+    set_game_one_colours,
+    start_match,
+)
+from playoff_formats.schedule import PinnedStart, TimeControlChange
+from playoff_formats.timecontrol import TimeControl
+
+__all__ = [
+    "ArbiterChangeEvent",
+    "ArmageddonColoursChosen",
+    "BoardScored",
+    "ClockAdjusted",
+    "ClockPaused",
+    "ClockPressed",
+    "ClockResumed",
+    "CoinTossed",
+    "DeadlineSet",
+    "EventCreated",
+    "EventStreamEvent",
+    "ExtraBoardsCreated",
+    "FlagFell",
+    "GameStarted",
+    "LotsDrawn",
+    "PlayoffCreated",
+    "PlayoffEvent",
+    "PlayoffLinked",
+    "Postponed",
+    "ResultCorrected",
+    "ResultRecorded",
+    "Stamp",
+    "StanzaAdvanced",
+    "StartMoved",
+    "TimeControlShortened",
+    "TokenIssued",
+    "TransitionFired",
+    "apply_event",
+    "apply_playoff",
+    "fold_event",
+    "fold_playoff",
+    "parse_event_stream_event",
+    "parse_playoff_event",
+]
+
+
+Instant = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), when_used="json")]
+"""A timezone-aware instant, logged as ISO 8601 with its offset (``+00:00``)."""
+
+
+class Stamp(NamedTuple):
+    """Where and when an event was logged: its seq in its stream, the server time,
+    and who made it."""
+
+    seq: int
+    recorded_at: datetime
+    actor: str | None = None
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    type: str
+
+    def log_data(self) -> dict[str, Any]:
+        """The event's data as logged (everything but its type)."""
+        return self.model_dump(mode="json", exclude={"type"})
+
+
+# --------------------------------------------------------------------------- event streams
+
+
+class TokenData(BaseModel):
+    """A token as logged: its id, role, label and hash; never the token itself."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token_id: str
+    role: Role
+    label: str
+    digest: str
+
+    def record(self) -> TokenRecord:
+        return TokenRecord(
+            token_id=self.token_id, role=self.role, label=self.label, digest=self.digest
+        )
+
+
+class EventCreated(_Event):
+    """A main event was uploaded; its chief arbiter's token was issued."""
+
+    type: Literal["event-created"] = "event-created"
+    id: str
+    event_json: str = Field(description="The event in the JSON event format")
+    chief: TokenData
+
+    def create(self, stamp: Stamp) -> EventState:
+        event = parse_event(self.event_json, "stored event")
+        return EventState(id=self.id, seq=stamp.seq, event=event, tokens=(self.chief.record(),))
+
+
+class TokenIssued(TokenData):
+    """The chief arbiter issued an arbiter token or a display key."""
+
+    type: Literal["token-issued"] = "token-issued"
+
+    def log_data(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude={"type"})
+
+    def apply(self, state: EventState, stamp: Stamp) -> EventState:
+        return replace(state, seq=stamp.seq, tokens=(*state.tokens, self.record()))
+
+
+class PlayoffLinked(_Event):
+    """A play-off (or extra boards) was created from the event."""
+
+    type: Literal["playoff-linked"] = "playoff-linked"
+    playoff_id: str
+
+    def apply(self, state: EventState, stamp: Stamp) -> EventState:
+        return replace(state, seq=stamp.seq, playoffs=(*state.playoffs, self.playoff_id))
+
+
+EventStreamEvent = Annotated[
+    EventCreated | TokenIssued | PlayoffLinked, Field(discriminator="type")
+]
+_EVENT_STREAM: TypeAdapter[EventStreamEvent] = TypeAdapter(EventStreamEvent)
+
+
+def parse_event_stream_event(type_: str, data: Mapping[str, Any]) -> EventStreamEvent:
+    return _EVENT_STREAM.validate_python({**data, "type": type_})
+
+
+def apply_event(state: EventState | None, event: EventStreamEvent, stamp: Stamp) -> EventState:
+    if isinstance(event, EventCreated):
+        if state is not None:
+            raise PlayoffError("the event already exists")
+        return event.create(stamp)
+    if state is None:
+        raise PlayoffError(f"{event.type} before the event was created")
+    return event.apply(state, stamp)
+
+
+def fold_event(events: Iterable[tuple[EventStreamEvent, Stamp]]) -> EventState:
+    state: EventState | None = None
+    for event, stamp in events:
+        state = apply_event(state, event, stamp)
+    if state is None:
+        raise PlayoffError("no such event")
+    return state
+
+
+# --------------------------------------------------------------------------- play-offs
+
+
+class PlayoffEventBase(_Event):
+    """An event of a play-off's stream."""
+
+    clock_only: ClassVar[bool] = False
+    """Changes a clock and nothing the schedule depends on."""
+
+    schedule_override: ClassVar[bool] = False
+    """An arbiter's change to the schedule: refused when the plan cannot follow it."""
+
+    arbiter_change: ClassVar[bool] = False
+    """A change made by hand, listed with its reason for everyone to see."""
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        raise NotImplementedError
+
+    def _next(self, state: PlayoffState, stamp: Stamp, **changes: Any) -> PlayoffState:
+        """One copy of the state per event: only what the event changes."""
+        if self.arbiter_change:
+            assert isinstance(self, _ArbiterChangeEvents)
+            entry = ArbiterChange(stamp.seq, stamp.recorded_at, stamp.actor, self)
+            changes["changes"] = (*state.changes, entry)
+        return replace(state, seq=stamp.seq, updated_at=stamp.recorded_at, **changes)
+
+
+class GameEvent(PlayoffEventBase):
+    """An event about one game (for bridge extra boards: match 1, the stanza)."""
+
+    match: int = Field(ge=1)
+    game: int = Field(ge=1)
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.match, self.game)
+
+
+class ClockEvent(GameEvent):
+    """An event that acts on a game's clock at a server instant (``at_ms``)."""
+
+    at_ms: int = Field(description="Server time of the event, in ms (the clocks' time)")
+
+    def step(self, clock: Clock) -> Clock:
+        raise NotImplementedError
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        clock = state.clocks.get(self.key)
+        if clock is None:
+            raise PlayoffError(
+                f"match {self.match}, game {self.game} has no running clock: start it first"
+            )
+        return self._next(state, stamp, clocks={**state.clocks, self.key: self.step(clock)})
+
+
+# --- creation
+
+
+class PlayoffCreated(PlayoffEventBase):
+    """A chess play-off was built from the tiebreaks' seeding."""
+
+    type: Literal["playoff-created"] = "playoff-created"
+    id: str
+    event_id: str
+    regulation: str
+    playoff: Playoff
+    names: dict[str, str]
+    main_event_ended: dict[str, Instant]
+    prizes: tuple[str, ...] = ()
+    points: tuple[str, ...] = ()
+    deadline: Instant | None = None
+    not_before: Instant | None = None
+    seeding_draw: tuple[dict[str, Any], ...] = Field(
+        default=(), description="Lots drawn between players level after every tiebreak"
+    )
+
+    def create(self, stamp: Stamp) -> PlayoffState:
+        return PlayoffState(
+            id=self.id,
+            event_id=self.event_id,
+            seq=stamp.seq,
+            regulation=self.regulation,
+            playoff=self.playoff,
+            names=dict(self.names),
+            main_event_ended=dict(self.main_event_ended),
+            prizes=self.prizes,
+            points=self.points,
+            deadline=self.deadline,
+            not_before=self.not_before,
+            updated_at=stamp.recorded_at,
+        )
+
+
+class ExtraBoardsCreated(PlayoffEventBase):
+    """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
+
+    type: Literal["extra-boards-created"] = "extra-boards-created"
+    id: str
+    event_id: str
+    rule: str
+    home: str
+    away: str
+    names: dict[str, str]
+    plan: StanzaPlan
+    scheduled: int = Field(ge=1)
+    not_before: Instant | None = None
+    deadline: Instant | None = None
+
+    def create(self, stamp: Stamp) -> PlayoffState:
+        return PlayoffState(
+            id=self.id,
+            event_id=self.event_id,
+            seq=stamp.seq,
+            regulation=self.rule,
+            playoff=None,
+            names=dict(self.names),
+            main_event_ended={},
+            not_before=self.not_before,
+            deadline=self.deadline,
+            extra=ExtraBoards.start(self.home, self.away, self.plan),
+            updated_at=stamp.recorded_at,
+        )
+
+
+# --- lots and colours
+
+
+class LotsDrawn(PlayoffEventBase):
+    """Lots for White in game 1 (GCT 2015 regs. 6-9); game 2 reverses the colours."""
+
+    type: Literal["lots-drawn"] = "lots-drawn"
+    match: int = Field(ge=1)
+    white: str
+    black: str
+    draw: dict[str, Any] = Field(description="The published draw (commit-reveal or physical)")
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        if state.begun(self.match):
+            raise PlayoffError(
+                f"match {self.match} has begun: the colours of game 1 can no longer change"
+            )
+        playoff = set_game_one_colours(state.chess, self.match, self.white, self.black)
+        draw = Draw(stamp.seq, "lots", self.match, self.draw, white=self.white, black=self.black)
+        return self._next(state, stamp, playoff=playoff, draws=(*state.draws, draw))
+
+
+class CoinTossed(PlayoffEventBase):
+    """The Armageddon coin toss (GCT 2015 reg. 10 c): its winner chooses the colours."""
+
+    type: Literal["coin-tossed"] = "coin-tossed"
+    match: int = Field(ge=1)
+    winner: str
+    draw: dict[str, Any]
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        match = state.chess.match(self.match)
+        if self.winner not in match.players:
+            raise PlayoffError(f"{self.winner} does not play in match {match.id}")
+        game = state.chess.game(match.id, ARMAGEDDON_NUMBER)
+        if game is None:
+            raise PlayoffError(
+                f"match {match.id} needs no Armageddon: it is not level after two games"
+            )
+        if game.white is not None:
+            raise PlayoffError(f"the Armageddon colours of match {match.id} are already chosen")
+        draw = Draw(stamp.seq, "coin-toss", match.id, self.draw, winner=self.winner)
+        return self._next(state, stamp, draws=(*state.draws, draw))
+
+
+class ArmageddonColoursChosen(PlayoffEventBase):
+    """The toss winner's choice of colour for the Armageddon (GCT 2015 reg. 10 c)."""
+
+    type: Literal["armageddon-colours-chosen"] = "armageddon-colours-chosen"
+    match: int = Field(ge=1)
+    white: str
+    black: str
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        if not state.draws_of("coin-toss", self.match):
+            raise PlayoffError(
+                f"toss the coin for match {self.match} first: the winner of the toss chooses "
+                "the colours (GCT 2015 reg. 10 c)"
+            )
+        playoff = choose_armageddon_colours(state.chess, self.match, self.white, self.black)
+        return self._next(state, stamp, playoff=playoff)
+
+
+# --- games and clocks
+
+
+class GameStarted(GameEvent):
+    """A game starts; with ``at_ms``, White's clock runs from that instant."""
+
+    type: Literal["game-started"] = "game-started"
+    at_ms: int | None = None
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        key = self.key
+        game = state.chess.game(*key)
+        if game is None:
+            raise PlayoffError(f"match {key[0]} has no game {key[1]} to start")
+        if game.white is None:
+            raise PlayoffError(
+                f"match {key[0]}, game {key[1]}: draw the colours before the game starts"
+            )
+        if key in state.started_at:
+            raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
+        if game.result is not None:
+            raise PlayoffError(f"match {key[0]}, game {key[1]} is already over")
+        previous = state.chess.game(key[0], key[1] - 1) if key[1] > 1 else None
+        if previous is not None and previous.result is None:
+            raise PlayoffError(
+                f"match {key[0]}: game {key[1] - 1} has no result yet, so game {key[1]} "
+                "cannot start"
+            )
+        playoff = state.chess
+        if not playoff.match(key[0]).started:
+            playoff = start_match(playoff, key[0])
+        clocks = state.clocks
+        if self.at_ms is not None:
+            control = state.time_control(playoff.match(key[0]), game)
+            if control is None:
+                raise PlayoffError(f"match {key[0]} has no time control for game {key[1]}")
+            clocks = {**clocks, key: Clock.new(control).start(self.at_ms)}
+        started = {**state.started_at, key: stamp.recorded_at}
+        return self._next(state, stamp, playoff=playoff, started_at=started, clocks=clocks)
+
+
+class ClockPressed(ClockEvent):
+    """``side`` completed move ``move`` and pressed its clock."""
+
+    type: Literal["clock-pressed"] = "clock-pressed"
+    clock_only: ClassVar[bool] = True
+    side: Colour
+    move: int = Field(ge=1)
+
+    def step(self, clock: Clock) -> Clock:
+        return clock.press(self.side, self.move, self.at_ms)
+
+
+class ClockPaused(ClockEvent):
+    """The arbiter stopped the running side's clock."""
+
+    type: Literal["clock-paused"] = "clock-paused"
+    clock_only: ClassVar[bool] = True
+
+    def step(self, clock: Clock) -> Clock:
+        return clock.pause(self.at_ms)
+
+
+class ClockResumed(ClockEvent):
+    """The arbiter restarted a paused clock."""
+
+    type: Literal["clock-resumed"] = "clock-resumed"
+    clock_only: ClassVar[bool] = True
+
+    def step(self, clock: Clock) -> Clock:
+        return clock.resume(self.at_ms)
+
+
+class ClockAdjusted(ClockEvent):
+    """The arbiter gave (positive) or took time from one side, with a reason."""
+
+    type: Literal["clock-adjusted"] = "clock-adjusted"
+    clock_only: ClassVar[bool] = True
+    arbiter_change: ClassVar[bool] = True
+    side: Colour
+    delta_ms: int
+    reason: str
+
+    def step(self, clock: Clock) -> Clock:
+        return clock.adjust(self.side, self.delta_ms, self.at_ms)
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        seconds = abs(self.delta_ms) / 1000
+        amount = f"{seconds:g} s"
+        if self.delta_ms >= 0:
+            return f"gave {amount} to {self.side.value}, match {self.match}, game {self.game}"
+        return f"took {amount} from {self.side.value}, match {self.match}, game {self.game}"
+
+
+class FlagFell(ClockEvent):
+    """The server saw ``side``'s flag fall at ``at_ms``."""
+
+    type: Literal["flag-fell"] = "flag-fell"
+    side: Colour
+
+    def step(self, clock: Clock) -> Clock:
+        return clock.flag(self.at_ms)
+
+
+class ResultRecorded(GameEvent):
+    """A game's result; its clock stops (or shows the flag that had fallen)."""
+
+    type: Literal["result-recorded"] = "result-recorded"
+    result: Result
+    at_ms: int | None = None
+    reason: str | None = Field(default=None, description="Why, when the server decided it")
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        key = self.key
+        playoff = record_result(state.chess, key[0], key[1], self.result)
+        clocks = state.clocks
+        clock = clocks.get(key)
+        if clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED):
+            since = clock.since_ms or 0
+            at_ms = max(self.at_ms if self.at_ms is not None else since, since)
+            try:
+                clock = clock.stop(at_ms)
+            except FlagFellError:
+                clock = clock.flag(at_ms)  # the result came in after the flag had fallen
+            clocks = {**clocks, key: clock}
+        started = state.started_at
+        if key not in started:
+            # A result entered without a recorded start: the game is over, its start unknown.
+            started = {**started, key: stamp.recorded_at}
+        ended = {**state.ended_at, key: stamp.recorded_at}
+        return self._next(
+            state, stamp, playoff=playoff, started_at=started, ended_at=ended, clocks=clocks
+        )
+
+
+class ResultCorrected(GameEvent):
+    """An earlier result changed; the bracket re-propagates from it.
+
+    Games voided by the correction (no longer needed, or between other players)
+    lose their times and clocks: they will be played again. A game that keeps its
+    colours is not voided (it may be in progress).
+    """
+
+    type: Literal["result-corrected"] = "result-corrected"
+    arbiter_change: ClassVar[bool] = True
+    result: Result
+    reason: str
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        key = self.key
+        playoff = correct_result(state.chess, key[0], key[1], self.result)
+        still = {(g.match, g.number) for g in playoff.games if g.result is not None}
+        kept = still | {(g.match, g.number) for g in playoff.games if g.white is not None}
+        ended = {k: v for k, v in state.ended_at.items() if k in still}
+        started = {k: v for k, v in state.started_at.items() if k in kept or k == key}
+        clocks = {k: c for k, c in state.clocks.items() if k in kept or k == key}
+        return self._next(
+            state, stamp, playoff=playoff, started_at=started, ended_at=ended, clocks=clocks
+        )
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return (
+            f"result of match {self.match}, game {self.game} corrected to "
+            f"{_result_text(self.result)}"
+        )
+
+
+# --- the arbiter's changes to the schedule
+
+
+class StartMoved(GameEvent):
+    """The chief arbiter moved a game's start."""
+
+    type: Literal["start-moved"] = "start-moved"
+    schedule_override: ClassVar[bool] = True
+    arbiter_change: ClassVar[bool] = True
+    at: Instant
+    reason: str
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        key = self.key
+        match = state.chess.match(key[0])
+        if key[1] not in (1, 2, ARMAGEDDON_NUMBER) or (
+            key[1] == ARMAGEDDON_NUMBER and match.decider is None
+        ):
+            raise PlayoffError(f"match {key[0]} has no game {key[1]}")
+        if match.decision is not None:
+            raise PlayoffError(f"match {key[0]} is decided: it has no game left to move")
+        if key in state.started_at:
+            raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
+        pin = PinnedStart(match=key[0], game=key[1], start=self.at)
+        return self._next(state, stamp, overrides=state.overrides.with_pin(pin))
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return (
+            f"start of match {self.match}, game {self.game} moved to "
+            f"{_clock_time(self.at)}"
+        )
+
+
+class Postponed(StartMoved):
+    """The chief arbiter postponed a game by ``minutes``: its start is now ``at``."""
+
+    type: Literal["postponed"] = "postponed"  # type: ignore[assignment]
+    minutes: int = Field(gt=0)
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        return (
+            f"match {self.match}, game {self.game} postponed {self.minutes} min "
+            f"(to {_clock_time(self.at)})"
+        )
+
+
+class TimeControlShortened(PlayoffEventBase):
+    """The chief arbiter shortened the time limits (GCT 2015 reg. 5): of one match,
+    or of every match not yet begun (``match`` None)."""
+
+    type: Literal["time-control-shortened"] = "time-control-shortened"
+    schedule_override: ClassVar[bool] = True
+    arbiter_change: ClassVar[bool] = True
+    match: int | None = Field(default=None, ge=1)
+    time_control: str
+    reason: str
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        new = TimeControl.parse(self.time_control)
+        playoff = state.chess
+        if self.match is not None:
+            targets = [self.match]
+        else:
+            targets = [m.id for m in playoff.matches if not m.bye and not state.begun(m.id)]
+        for match_id in targets:
+            match = playoff.match(match_id)
+            if state.begun(match_id):
+                raise PlayoffError(f"match {match_id} has begun: its time control cannot change")
+            old = state.time_control(match, 1)
+            if old is not None and new.estimated_duration_ms() > old.estimated_duration_ms():
+                raise PlayoffError(
+                    f"{new} is not shorter than {old}: the chief arbiter may only shorten the "
+                    "time limits (GCT 2015 reg. 5)"
+                )
+        if not targets:
+            raise PlayoffError("every match has begun: no time control is left to shorten")
+        change = TimeControlChange(
+            time_control=new, matches=tuple(targets), made_at=stamp.recorded_at,
+            reason=self.reason,
+        )
+        return self._next(state, stamp, overrides=state.overrides.with_time_control(change))
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        which = f"match {self.match}" if self.match is not None else "every match not begun"
+        return f"time control shortened to {self.time_control} ({which})"
+
+
+class DeadlineSet(PlayoffEventBase):
+    """The organiser's deadline, set or cleared (None)."""
+
+    type: Literal["deadline-set"] = "deadline-set"
+    schedule_override: ClassVar[bool] = True
+    arbiter_change: ClassVar[bool] = True
+    deadline: Instant | None
+    reason: str
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        return self._next(state, stamp, deadline=self.deadline)
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        if self.deadline is None:
+            return "deadline cleared"
+        return f"deadline set to {_clock_time(self.deadline)}"
+
+
+class TransitionFired(PlayoffEventBase):
+    """A timed transition of the schedule fired (players called, game due, break over)."""
+
+    type: Literal["transition-fired"] = "transition-fired"
+    job: str
+    kind: Literal["players-called", "game-due", "break-over"]
+    at: Instant
+    match: int | None = None
+    game: int | None = None
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        if self.job in state.fired:
+            raise PlayoffError(f"{self.job} has already fired")
+        return self._next(state, stamp, fired=state.fired | {self.job})
+
+
+# --- bridge extra boards
+
+
+class BoardScored(PlayoffEventBase):
+    """A bridge extra board's North-South score at one table (EBU 143.2.1)."""
+
+    type: Literal["board-scored"] = "board-scored"
+    stanza: int = Field(ge=1)
+    board: int = Field(ge=1)
+    table: Literal[1, 2]
+    ns_score: int
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        extra = state.extra_boards.record(self.stanza, self.board, self.table, self.ns_score)
+        key = (1, self.stanza)
+        started = state.started_at
+        if key not in started:
+            started = {**started, key: stamp.recorded_at}
+        ended = state.ended_at
+        if extra.stanza_complete(self.stanza):
+            ended = {**ended, key: stamp.recorded_at}
+        return self._next(state, stamp, extra=extra, started_at=started, ended_at=ended)
+
+
+class StanzaAdvanced(PlayoffEventBase):
+    """A stanza is complete: the match is decided, or the next stanza opens."""
+
+    type: Literal["stanza-advanced"] = "stanza-advanced"
+    decided: bool
+    winner: Literal["home", "away"] | None = None
+    next_stanza: int | None = None
+    next_boards: int | None = None
+    repeats_set: bool = False
+    change_partners: bool = False
+    reason: str
+    stanza: int = Field(ge=1)
+    imps: tuple[int, int]
+    winner_team: str | None = None
+
+    @classmethod
+    def after(cls, extra: ExtraBoards) -> StanzaAdvanced | None:
+        """What follows ``extra`` when its current stanza is complete; else None."""
+        outcome = extra.outcome()
+        if outcome is None:
+            return None
+        winner_team = None
+        if outcome.decided:
+            winner_team = extra.home if outcome.winner == "home" else extra.away
+        return cls(
+            **outcome.model_dump(), stanza=extra.current,
+            imps=extra.set_imps(extra.current), winner_team=winner_team,
+        )
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        return self._next(state, stamp, extra=state.extra_boards.advance())
+
+
+_ArbiterChangeEvents = (
+    ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, DeadlineSet
+)
+ArbiterChangeEvent = (
+    ClockAdjusted | ResultCorrected | StartMoved | Postponed | TimeControlShortened | DeadlineSet
+)
+"""The events an arbiter makes by hand with a reason (:attr:`arbiter_change`)."""
+
+PlayoffEvent = Annotated[
+    PlayoffCreated
+    | ExtraBoardsCreated
+    | LotsDrawn
+    | CoinTossed
+    | ArmageddonColoursChosen
+    | GameStarted
+    | ClockPressed
+    | ClockPaused
+    | ClockResumed
+    | ClockAdjusted
+    | FlagFell
+    | ResultRecorded
+    | ResultCorrected
+    | StartMoved
+    | Postponed
+    | TimeControlShortened
+    | DeadlineSet
+    | TransitionFired
+    | BoardScored
+    | StanzaAdvanced,
+    Field(discriminator="type"),
+]
+_PLAYOFF: TypeAdapter[PlayoffEvent] = TypeAdapter(PlayoffEvent)
+
+_DERIVED_BEFORE_TYPING = frozenset({"clock", "armageddon", "at_ms"})
+"""Keys that logs written before events were typed carried beside the facts: the
+clock after the event and the Armageddon's terms (derived), and the server instant
+on events that do not act on a clock."""
+
+
+def parse_playoff_event(type_: str, data: Mapping[str, Any]) -> PlayoffEvent:
+    """The typed event of a logged (type, data); derived data of older logs dropped."""
+    if _DERIVED_BEFORE_TYPING.intersection(data):
+        fields = _FIELDS.get(type_, frozenset())
+        data = {k: v for k, v in data.items() if k in fields or k not in _DERIVED_BEFORE_TYPING}
+    return _PLAYOFF.validate_python({**data, "type": type_})
+
+
+_FIELDS: dict[str, frozenset[str]] = {
+    cls.model_fields["type"].default: frozenset(cls.model_fields)
+    for cls in (
+        PlayoffCreated, ExtraBoardsCreated, LotsDrawn, CoinTossed, ArmageddonColoursChosen,
+        GameStarted, ClockPressed, ClockPaused, ClockResumed, ClockAdjusted, FlagFell,
+        ResultRecorded, ResultCorrected, StartMoved, Postponed, TimeControlShortened,
+        DeadlineSet, TransitionFired, BoardScored, StanzaAdvanced,
+    )
+}
+
+
+def apply_playoff(
+    state: PlayoffState | None, event: PlayoffEvent, stamp: Stamp
+) -> PlayoffState:
+    """The state after ``event``; :class:`PlayoffError` if it is not allowed."""
+    if isinstance(event, PlayoffCreated | ExtraBoardsCreated):
+        if state is not None:
+            raise PlayoffError("the play-off already exists")
+        return event.create(stamp)
+    if state is None:
+        raise PlayoffError(f"{event.type} before the play-off was created")
+    return event.apply(state, stamp)
+
+
+def fold_playoff(events: Iterable[tuple[PlayoffEvent, Stamp]]) -> PlayoffState:
+    state: PlayoffState | None = None
+    for event, stamp in events:
+        state = apply_playoff(state, event, stamp)
+    if state is None:
+        raise PlayoffError("no such play-off")
+    return state
+
+
+def _result_text(result: Result) -> str:
+    return "½-½" if result is Result.DRAW else result.value
+
+
+def _clock_time(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%H:%M} UTC"

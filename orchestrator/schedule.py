@@ -1,0 +1,79 @@
+"""The schedule of a play-off as it stands: the pure planner fed from the state.
+
+The planner (:mod:`playoff_formats.schedule`) takes the regulation's breaks, the
+actual starts and ends, and the arbiter's overrides as the state holds them
+(:class:`~playoff_formats.schedule.Overrides`, one model for both), and the time
+now: the schedule re-flows as games end early or late.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from orchestrator.state import PlayoffState
+from playoff_formats.errors import PlayoffError
+from playoff_formats.schedule import (
+    Actuals,
+    Constraints,
+    GameActual,
+    Plan,
+    StanzaToPlace,
+    plan_playoff,
+    plan_stanzas,
+)
+
+__all__ = ["plan", "planned_start"]
+
+
+def plan(state: PlayoffState, now: datetime) -> Plan:
+    """Every game (or stanza) of the play-off in time, as of ``now``.
+
+    :class:`~playoff_formats.errors.PlayoffError` (or ``ValueError``) when the
+    inputs cannot be planned.
+    """
+    constraints = Constraints(
+        main_event_ended=state.main_event_ended,
+        not_before=state.not_before,
+        deadline=state.deadline,
+    )
+    games = tuple(
+        GameActual(match=key[0], game=key[1], started_at=start, ended_at=state.ended_at.get(key))
+        for key, start in sorted(state.started_at.items())
+    )
+    if state.extra is not None:
+        extra = state.extra
+        teams = (extra.home, extra.away)
+        per_set = len(extra.plan.stanzas)
+        sizes = list(extra.stanzas)
+        if extra.winner is None:
+            sizes += extra.plan.stanzas[(extra.current - 1) % per_set + 1 :]
+        stanzas = tuple(
+            StanzaToPlace(match=1, stanza=n, boards=size, teams=teams)
+            for n, size in enumerate(sizes, start=1)
+        )
+        bridge = constraints.model_copy(
+            update={"break_after_main_event": timedelta(0), "rule": ""}
+        )
+        return plan_stanzas(stanzas, bridge, Actuals(games=games), now=now)
+    playoff = state.chess
+    # A pinned start matters while its game is still to play: an Armageddon pinned in
+    # advance is dropped when its match is decided in two games.
+    pins = tuple(
+        pin for pin in state.overrides.pins
+        if (pin.match, pin.game) not in state.started_at
+        and playoff.match(pin.match).decision is None
+    )
+    overrides = state.overrides.model_copy(update={"pins": pins})
+    return plan_playoff(playoff, constraints, Actuals(games=games, overrides=overrides), now=now)
+
+
+def planned_start(state: PlayoffState, match: int, game: int, now: datetime) -> datetime | None:
+    """The planned start of a game, or None if the schedule has no such game."""
+    try:
+        schedule = plan(state, now)
+    except (PlayoffError, ValueError):
+        return None
+    for planned in schedule.games:
+        if (planned.match, planned.game) == (match, game):
+            return planned.start
+    return None

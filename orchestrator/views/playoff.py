@@ -1,0 +1,172 @@
+"""What the API shows of a play-off (``GET /api/playoffs/{id}``), and the derived
+data that travels beside events: a clock as it stands, an Armageddon's terms."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from orchestrator.events import ArmageddonColoursChosen, ClockEvent, GameStarted, PlayoffEvent
+from orchestrator.events import ResultRecorded as _ResultRecorded
+from orchestrator.state import ArbiterChange, Draw, GameKey, PlayoffState
+from playoff_formats.builders.gct import bracket_json
+from playoff_formats.clock import Clock
+from playoff_formats.model import Colour
+from playoff_formats.playoff import ARMAGEDDON_NUMBER, GameKind, champion
+
+__all__ = [
+    "armageddon_view",
+    "change_view",
+    "clock_view",
+    "draw_view",
+    "event_extras",
+    "playoff_view",
+]
+
+
+def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole play-off as JSON: bracket, games, draws, changes and the schedule."""
+    if state.extra is not None:
+        return {
+            "id": state.id,
+            "kind": "extra-boards",
+            "event_id": state.event_id,
+            "seq": state.seq,
+            "regulation": state.regulation,
+            "name": " v ".join(state.names.get(t, t) for t in (state.extra.home, state.extra.away)),
+            "names": state.names,
+            "extra_boards": state.extra.scoreboard(),
+            "schedule": schedule,
+            "changes": [change_view(c) for c in state.changes],
+            "updated_at": _iso(state.updated_at),
+        }
+    playoff = state.chess
+    bracket = bracket_json(playoff)
+    by_id = {m["id"]: m for m in bracket["matches"]}
+    matches = []
+    for match in playoff.matches:
+        view = dict(by_id[match.id])
+        control = None if match.bye else state.time_control(match, 1)
+        view["time_control"] = str(control) if control is not None else None
+        view["status"] = match.status.value
+        view["players"] = list(match.players)
+        view["decision"] = (
+            match.decision.model_dump(mode="json") if match.decision is not None else None
+        )
+        view["games"] = [
+            {
+                "number": g.number,
+                "kind": g.kind.value,
+                "white": g.white,
+                "black": g.black,
+                "result": g.result.value if g.result is not None else None,
+                "started_at": _iso(state.started_at.get((g.match, g.number))),
+                "ended_at": _iso(state.ended_at.get((g.match, g.number))),
+                "armageddon": (
+                    armageddon_view(state, match.id) if g.kind is GameKind.ARMAGEDDON else None
+                ),
+            }
+            for g in playoff.games_of(match.id)
+        ]
+        matches.append(view)
+    return {
+        "id": state.id,
+        "kind": "knock-out",
+        "event_id": state.event_id,
+        "seq": state.seq,
+        "regulation": state.regulation,
+        "name": playoff.name,
+        "names": state.names,
+        "participants": bracket["participants"],
+        "matches": matches,
+        "champion": champion(playoff),
+        "deadline": _iso(state.deadline),
+        "schedule": schedule,
+        "draws": [draw_view(d) for d in state.draws],
+        "changes": [change_view(c) for c in state.changes],
+        "updated_at": _iso(state.updated_at),
+    }
+
+
+def draw_view(draw: Draw) -> dict[str, Any]:
+    """A lot or toss: what for, its outcome, and the published record to check."""
+    view: dict[str, Any] = {"seq": draw.seq, "kind": draw.kind, "match": draw.match}
+    if draw.kind == "lots":
+        view.update(white=draw.white, black=draw.black)
+    else:
+        view.update(winner=draw.winner)
+    view["draw"] = draw.record
+    return view
+
+
+def change_view(change: ArbiterChange) -> dict[str, Any]:
+    """An arbiter's change as listed: what it was (in words), by whom, and why."""
+    event = change.event
+    return {
+        "seq": change.seq,
+        "type": event.type,
+        "at": change.recorded_at.isoformat(),
+        "actor": change.actor,
+        "text": event.describe({}),
+        **event.log_data(),
+    }
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def clock_view(key: GameKey, clock: Clock, at_ms: int) -> dict[str, Any]:
+    """A clock as screens get it: remaining ms per side at ``server_ms``, who runs,
+    and the moves completed (the side to move presses after move ``next_move``)."""
+    snap = clock.snapshot(at_ms)
+    return {
+        "match": key[0],
+        "game": key[1],
+        "white_ms": snap["white_ms"],
+        "black_ms": snap["black_ms"],
+        "running": snap["running"],
+        "status": snap["status"],
+        "server_ms": at_ms,
+        "to_move": clock.to_move.value,
+        "moves": {"white": clock.white_moves, "black": clock.black_moves},
+        "next_move": clock.moves_completed(clock.to_move) + 1,
+        "flag_at_ms": clock.flag_at_ms(),
+    }
+
+
+def armageddon_view(state: PlayoffState, match_id: int) -> dict[str, Any] | None:
+    """GCT 2015 reg. 10: who has White, the times, the increment, and the draw odds."""
+    match = state.chess.match(match_id)
+    game = state.chess.game(match_id, ARMAGEDDON_NUMBER)
+    decider = match.decider
+    if game is None or decider is None:
+        return None
+    control = state.time_control(match, game) or decider
+    return {
+        "white": game.white,
+        "black": game.black,
+        "white_ms": control.initial_ms(Colour.WHITE),
+        "black_ms": control.initial_ms(Colour.BLACK),
+        "time_control": str(control),
+        "increment": control.increment_words(),
+        "draw_means": "black wins",
+    }
+
+
+def event_extras(event: PlayoffEvent, after: PlayoffState) -> dict[str, Any]:
+    """What travels beside an event on the wire, from the state just after it: the
+    clock as it stands (events that act on a clock) and the Armageddon's terms."""
+    extras: dict[str, Any] = {}
+    if isinstance(event, ClockEvent | GameStarted | _ResultRecorded):
+        clock = after.clocks.get(event.key)
+        at_ms = event.at_ms
+        if clock is not None and at_ms is not None:
+            extras["clock"] = clock_view(event.key, clock, at_ms)
+    if isinstance(event, ArmageddonColoursChosen) or (
+        isinstance(event, GameStarted) and event.game == ARMAGEDDON_NUMBER
+    ):
+        terms = armageddon_view(after, event.match)
+        if terms is not None:
+            extras["armageddon"] = terms
+    return extras

@@ -1,0 +1,213 @@
+"""What the schedule planner is given and what it gives back.
+
+Every instant is timezone-aware; durations are :class:`~datetime.timedelta`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Self
+
+from pydantic import AwareDatetime, Field, model_validator
+
+from playoff_formats.errors import PlayoffError
+from playoff_formats.model import Frozen
+from playoff_formats.schedule.overrides import Overrides, TimeControlChange
+
+__all__ = [
+    "Actuals",
+    "Break",
+    "BreakKind",
+    "Constraints",
+    "GameActual",
+    "Plan",
+    "PlanError",
+    "PlannedGame",
+    "Proposal",
+    "StanzaToPlace",
+    "UnitId",
+    "UnitKind",
+    "UnitStatus",
+]
+
+UnitId = tuple[int, int]
+"""(match id, game or stanza number)."""
+
+
+class PlanError(PlayoffError):
+    """Inputs that cannot be planned (HTTP 422): the reason says what to fix."""
+
+
+# --- inputs ---------------------------------------------------------------------
+
+
+class Constraints(Frozen):
+    """What the regulations and the organiser impose on the schedule."""
+
+    main_event_ended: dict[str, AwareDatetime] = Field(
+        default_factory=dict,
+        description="Per player (or team) id: the end of their last main-event game",
+    )
+    break_after_main_event: timedelta = Field(default=timedelta(minutes=30))
+    min_interval: timedelta = Field(default=timedelta(minutes=5))
+    preferred_interval: timedelta = Field(default=timedelta(minutes=10))
+    not_before: AwareDatetime | None = None
+    deadline: AwareDatetime | None = None
+    moves_estimate: int = Field(default=60, ge=1)
+    minutes_per_board: float = Field(default=7.5, gt=0)
+    running_late_margin: timedelta = Field(
+        default=timedelta(minutes=5),
+        description="A running game past its estimate is expected this long after now",
+    )
+    rule: str = Field(default="reg. 5", description="Cited for the break and the intervals")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        zero = timedelta(0)
+        if self.break_after_main_event < zero or self.running_late_margin < zero:
+            raise ValueError("breaks and margins cannot be negative")
+        if self.min_interval < zero:
+            raise ValueError("the minimum interval cannot be negative")
+        if self.preferred_interval < self.min_interval:
+            raise ValueError("the preferred interval cannot be shorter than the minimum")
+        return self
+
+
+class GameActual(Frozen):
+    """When a game (or stanza) actually started, and ended if it has."""
+
+    match: int = Field(ge=1)
+    game: int = Field(ge=1)
+    started_at: AwareDatetime
+    ended_at: AwareDatetime | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.ended_at is not None and self.ended_at < self.started_at:
+            raise ValueError("a game cannot end before it starts")
+        return self
+
+
+class Actuals(Frozen):
+    """What happened so far, and the arbiter's decisions about the schedule.
+
+    A game has at most one record of actual times and at most one pinned start.
+    """
+
+    games: tuple[GameActual, ...] = ()
+    overrides: Overrides = Field(default_factory=Overrides)
+
+    @model_validator(mode="after")
+    def _unique(self) -> Self:
+        for what, ids in (
+            ("actual times", [(a.match, a.game) for a in self.games]),
+            ("pinned starts", [(p.match, p.game) for p in self.overrides.pins]),
+        ):
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"a game has two {what}")
+        return self
+
+
+class StanzaToPlace(Frozen):
+    """A stanza of extra boards (bridge) to place."""
+
+    match: int = Field(ge=1)
+    stanza: int = Field(ge=1)
+    boards: int = Field(ge=1)
+    teams: tuple[str, str]
+    round: int = Field(default=1, ge=1)
+    tentative: bool = False
+
+
+# --- outputs ----------------------------------------------------------------------
+
+
+class UnitKind(StrEnum):
+    REGULAR = "regular"
+    ARMAGEDDON = "armageddon"
+    STANZA = "stanza"
+
+
+class UnitStatus(StrEnum):
+    PLAYED = "played"
+    RUNNING = "running"
+    PLANNED = "planned"
+
+
+class PlannedGame(Frozen):
+    """A game or stanza in time. ``fixed``: an actual start, or pinned by the arbiter."""
+
+    match: int
+    game: int
+    kind: UnitKind
+    round: int
+    round_name: str = ""
+    players: tuple[str, str]
+    start: datetime
+    end: datetime
+    fixed: bool
+    tentative: bool = False
+    status: UnitStatus
+    time_control: str | None = None
+    boards: int | None = None
+    duration: timedelta
+    interval: timedelta | None = Field(
+        default=None, description="The interval chosen before it (None: first game, or fixed)"
+    )
+    reason: str
+
+
+class BreakKind(StrEnum):
+    MAIN_EVENT = "main-event"
+    INTERVAL = "interval"
+
+
+class Break(Frozen):
+    """Who rests, from when to when, and why. ``required`` is the rest that applied."""
+
+    who: tuple[str, ...]
+    start: datetime
+    end: datetime
+    kind: BreakKind
+    required: timedelta | None = None
+    reason: str
+
+
+class Proposal(Frozen):
+    """A shortened time control that meets the deadline, or why there is none."""
+
+    found: bool
+    time_control: str | None = None
+    rounds: tuple[int, ...] = ()
+    matches: tuple[int, ...] = ()
+    finish: datetime | None = None
+    change: TimeControlChange | None = None
+    text: str
+
+
+class Plan(Frozen):
+    """Every unit in time, the breaks, and how the plan stands against the deadline."""
+
+    games: tuple[PlannedGame, ...]
+    breaks: tuple[Break, ...]
+    break_over: datetime | None = Field(
+        default=None,
+        description="End of the mandatory break after the main event (None: no end known)",
+    )
+    earliest_start: datetime = Field(
+        description="When the play-off may begin: the break over and not before not_before"
+    )
+    start: datetime
+    finish: datetime
+    deadline: datetime | None = None
+    fits: bool | None = None
+    overrun: timedelta = timedelta(0)
+    proposal: Proposal | None = None
+    warnings: tuple[str, ...] = ()
+
+    def game(self, match: int, number: int) -> PlannedGame:
+        for g in self.games:
+            if g.match == match and g.game == number:
+                return g
+        raise KeyError((match, number))
