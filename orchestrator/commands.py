@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from orchestrator.events import (
@@ -40,10 +48,12 @@ from orchestrator.events import (
     Postponed,
     ResultCorrected,
     ResultRecorded,
+    Stamp,
     StanzaAdvanced,
     StartMoved,
     TimeControlShortened,
     TransitionFired,
+    apply_playoff,
 )
 from orchestrator.state import PlayoffState
 from playoff_formats import lots
@@ -73,8 +83,10 @@ __all__ = [
     "ShortenTimeControl",
     "StartGame",
     "TossCoin",
+    "apply_command",
     "client_commands",
     "parse_command",
+    "refusal",
 ]
 
 
@@ -487,6 +499,37 @@ Command = Annotated[
 transitions, are not among them)."""
 
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+def apply_command(
+    state: PlayoffState, command: CommandBase, ctx: Context, actor: str | None = None
+) -> tuple[PlayoffState, list[tuple[PlayoffEvent, Stamp]]]:
+    """The state after ``command``, and its events with their stamps (nothing logged).
+
+    :class:`~playoff_formats.errors.PlayoffError` (or a
+    :class:`pydantic.ValidationError` for an event out of range) when it is refused.
+    """
+    after = state
+    applied: list[tuple[PlayoffEvent, Stamp]] = []
+    for seq, event in enumerate(command.decide(state, ctx), start=state.seq + 1):
+        stamp = Stamp(seq, ctx.now, actor)
+        after = apply_playoff(after, event, stamp)
+        applied.append((event, stamp))
+    return after, applied
+
+
+def refusal(state: PlayoffState, command: CommandBase, ctx: Context) -> str | None:
+    """Why ``command`` would be refused now, or None when it would be accepted.
+
+    What a console may offer: the service's own check, run without logging.
+    """
+    try:
+        apply_command(state, command, ctx)
+    except PlayoffError as exc:
+        return str(getattr(exc, "reason", None) or (exc.args[0] if exc.args else exc))
+    except ValidationError as exc:
+        return str(exc.errors(include_url=False)[0]["msg"])
+    return None
 
 
 def parse_command(payload: object) -> Command:

@@ -225,6 +225,7 @@ class _RoomViews:
 
     seq: int
     frames: dict[ViewKind, str]
+    plan: Plan | None
     plan_json: str
     next_change_ms: int | None
     sent_ms: int
@@ -243,6 +244,7 @@ class Hub:
     _views: dict[str, _RoomViews] = field(default_factory=dict)
     _snapshots: dict[str, tuple[int, str]] = field(default_factory=dict)
     _recent: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
+    _since: dict[str, list[str]] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
 
     async def on_published(self, message: Published) -> None:
@@ -255,6 +257,9 @@ class Hub:
         if recent is None:
             recent = self._recent[state.id] = deque(maxlen=self.catchup_limit)
         recent.extend(frames)
+        self._since.setdefault(state.id, []).extend(
+            logged.event.type for logged in message.events
+        )
         room = self.rooms.get(state.id)
         if not room:
             return
@@ -281,6 +286,7 @@ class Hub:
         return [frame for seq, frame in recent if after < seq <= upto]
 
     def view_context(self, state: PlayoffState) -> ViewContext:
+        cached = self._views.get(state.id)
         now = self.time.now()
         server_ms = self.time.server_ms()
         try:
@@ -294,7 +300,9 @@ class Hub:
             decided = final_placings(standings, state.playoff, state.prizes, state.points)
             placings = decided.to_json()
         return ViewContext(
-            now=now, server_ms=server_ms, plan=plan, plan_error=error, placings=placings
+            now=now, server_ms=server_ms, plan=plan, plan_error=error, placings=placings,
+            previous_plan=cached.plan if cached is not None else None,
+            since=tuple(self._since.get(state.id, ())),
         )
 
     def views(self, state: PlayoffState, *, force: bool = False) -> _RoomViews:
@@ -303,6 +311,7 @@ class Hub:
         if cached is not None and cached.seq == state.seq and not force:
             return cached
         ctx = self.view_context(state)
+        self._since.pop(state.id, None)
         hall = hall_view(state, ctx)
         arbiter = arbiter_view(state, ctx)
         now_ms = ctx.server_ms
@@ -312,6 +321,7 @@ class Hub:
                 ViewKind.HALL: encode("view", state.seq, hall),
                 ViewKind.ARBITER: encode("view", state.seq, arbiter),
             },
+            plan=ctx.plan,
             plan_json=json.dumps(ctx.schedule_json(), sort_keys=True),
             next_change_ms=hall.get("next_change_ms"),
             sent_ms=now_ms,

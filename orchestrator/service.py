@@ -22,7 +22,7 @@ from orchestrator import schedule
 from orchestrator.access import authorize, require_chief
 from orchestrator.auth import Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
-from orchestrator.commands import CommandBase, Context
+from orchestrator.commands import CommandBase, Context, apply_command
 from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
 from orchestrator.errors import Conflict, NotFound
 from orchestrator.events import (
@@ -309,16 +309,12 @@ class Service:
                 new_seed=self._seeds,
                 planned_start=lambda s, match, game: schedule.planned_start(s, match, game, now),
             )
-            trial = state
-            logged: list[Logged] = []
             try:
-                events = command.decide(state, ctx)
-                for seq, event in enumerate(events, start=state.seq + 1):
-                    stamp = Stamp(seq, now, actor)
-                    trial = apply_playoff(trial, event, stamp)
-                    logged.append(Logged(event, stamp, event_extras(event, trial)))
+                trial, applied = apply_command(state, command, ctx, actor)
             except (PlayoffError, ValidationError) as exc:
                 raise Conflict(_reason(exc)) from None
+            events = [event for event, _ in applied]
+            logged = _with_extras(state, applied)
             if any(e.schedule_override for e in events):
                 try:  # an override the schedule cannot follow is refused before it is logged
                     schedule.plan(trial, now)
@@ -334,6 +330,17 @@ class Service:
 
     def _lock(self, stream: str) -> asyncio.Lock:
         return self._locks.setdefault(stream, asyncio.Lock())
+
+
+def _with_extras(
+    state: PlayoffState, applied: Sequence[tuple[PlayoffEvent, Stamp]]
+) -> list[Logged]:
+    """Each event with what travels beside it, from the state just after it."""
+    logged = []
+    for event, stamp in applied:
+        state = apply_playoff(state, event, stamp)
+        logged.append(Logged(event, stamp, event_extras(event, state)))
+    return logged
 
 
 def _reason(exc: Exception) -> str:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from orchestrator.commands import Context
+from orchestrator.state import PlayoffState
 from playoff_formats.schedule import Plan
 
 __all__ = ["ViewContext"]
@@ -21,6 +23,27 @@ class ViewContext:
     plan_error: str | None = None
     placings: dict[str, Any] | None = None
     """The final placings (places, prize money, points), once the play-off is decided."""
+    previous_plan: Plan | None = None
+    """The schedule as the previous view of this play-off showed it (to say what moved)."""
+    since: tuple[str, ...] = ()
+    """The types of the events logged since the previous view (what moved the schedule)."""
+
+    def command_context(self) -> Context:
+        """A context to check commands against (:func:`orchestrator.commands.refusal`):
+        the same time, the same schedule, and a fixed seed, since nothing is drawn."""
+
+        def planned_start(state: PlayoffState, match: int, game: int) -> datetime | None:
+            if self.plan is None:
+                return None
+            for planned in self.plan.games:
+                if (planned.match, planned.game) == (match, game):
+                    return planned.start
+            return None
+
+        return Context(
+            now=self.now, server_ms=self.server_ms, new_seed=lambda: bytes(32),
+            planned_start=planned_start,
+        )
 
     def schedule_json(self) -> dict[str, Any]:
         if self.plan is None:

@@ -1,0 +1,324 @@
+/* One websocket session with a play-off (protocol v1, docs/protocol.md), shared by
+ * the hall display and the arbiter console.
+ *
+ * The server decides and computes; this module only keeps what it sent:
+ * - the last view frame (what the page renders), with each clock replaced by the
+ *   clock an event frame carries, as the server computed it after that event;
+ * - the last seq, to resume after a reconnect with exactly what was missed;
+ * - the offset of the server's clock to ours, so clocks and countdowns run locally
+ *   between frames.
+ *
+ * It holds no rules of the play-off: no event types, no moves, no turns.
+ */
+
+import { localNow } from "./time.js";
+
+const BACKOFF_FIRST_MS = 500;  // reconnection delay, doubling...
+const BACKOFF_MAX_MS = 5000;   // ...up to this, jittered to 50-100 %
+const STABLE_MS = 5000;        // a connection up this long resets the backoff
+const CLIENT_PING_MS = 5000;   // our own pings: offset samples and liveness
+const SILENT_MS = 12000;       // no frame for this long: the connection is dead
+const WELCOME_TIMEOUT_MS = 8000;
+const OFFSET_SAMPLES = 6;
+
+export class PlayoffConnection {
+  /**
+   * @param {object} options
+   * @param {string} options.playoffId
+   * @param {() => string} options.token  the token or display key (read at each hello)
+   * @param {string} options.client        a name for the server's logs
+   * @param {"hall"|"arbiter"} options.view the view this page renders
+   * @param {string} [options.prefix]      a path prefix before /ws and /api
+   */
+  constructor({ playoffId, token, client, view, prefix = "" }) {
+    this.playoffId = playoffId;
+    this.token = token;
+    this.client = client;
+    this.viewKind = view;
+    this.prefix = prefix;
+    this.view = null;          // the last view, clocks kept current by event frames
+    this.seq = null;           // seq of the last event or snapshot applied
+    this.viewSeq = -1;
+    this.offsetMs = 0;         // server ms - local ms
+    this.state = "connecting"; // connecting | live | reconnecting | refused
+    this.synced = false;       // welcomed and caught up: clocks may run
+    this.frozenAt = null;      // server ms at which clocks froze (connection lost)
+    this.role = null;
+    this.error = null;
+    this.counts = { frames: 0, events: 0, views: 0, clocks: 0, snapshots: 0, welcomes: 0 };
+    this.listeners = new Map();
+    this._ws = null;
+    this._attempt = 0;
+    this._timer = null;
+    this._welcomed = false;
+    this._welcomeSeq = null;
+    this._openedAt = 0;
+    this._lastFrameAt = 0;
+    this._offsets = [];
+    this._counter = 0;
+    this._prefix = Array.from(crypto.getRandomValues(new Uint8Array(4)),
+      (b) => b.toString(16).padStart(2, "0")).join("");
+    setInterval(() => this._watch(), 1000);
+    setInterval(() => { if (this._welcomed) this._send({ t: "ping" }); }, CLIENT_PING_MS);
+  }
+
+  /** Listen to "view", "clock", "event", "status", "ack", "refused", "error". */
+  on(name, handler) {
+    if (!this.listeners.has(name)) this.listeners.set(name, []);
+    this.listeners.get(name).push(handler);
+    return this;
+  }
+
+  _emit(name, ...args) {
+    for (const handler of this.listeners.get(name) || []) handler(...args);
+  }
+
+  /** The server's time now, in ms: frozen while the connection is down. */
+  serverNow() {
+    return this.frozenAt !== null ? this.frozenAt : localNow() + this.offsetMs;
+  }
+
+  connect() {
+    this._timer = null;
+    let sock;
+    try {
+      const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+      sock = new WebSocket(
+        `${scheme}${location.host}${this.prefix}/ws/playoffs/${encodeURIComponent(this.playoffId)}`);
+    } catch (err) {
+      this._lost(null, 1006, "cannot open");
+      return;
+    }
+    this._ws = sock;
+    this._welcomed = false;
+    this._openedAt = localNow();
+    this._lastFrameAt = this._openedAt;
+    sock.onopen = () => {
+      if (sock !== this._ws) return;
+      sock.send(JSON.stringify({ t: "hello", d: {
+        token: this.token(), last_seq: this.seq, client: this.client, view: this.viewKind,
+      } }));
+    };
+    sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };
+    sock.onclose = (event) => { if (sock === this._ws) this._lost(sock, event.code, event.reason); };
+    sock.onerror = () => { /* onclose follows */ };
+  }
+
+  /** Close for good (sign-out). */
+  close() {
+    const sock = this._ws;
+    this._ws = null;
+    clearTimeout(this._timer);
+    this._timer = null;
+    if (sock) sock.close(1000);
+    this._setState("connecting");
+  }
+
+  /** Send a command over the websocket; its id, or null when the link is down. */
+  command(payload, id) {
+    if (!this.live()) return null;
+    const commandId = id || this.newId();
+    this._send({ t: "cmd", id: commandId, d: payload });
+    return commandId;
+  }
+
+  newId() {
+    this._counter += 1;
+    return `${this.client}-${this._prefix}-${this._counter}`;
+  }
+
+  live() {
+    return !!this._ws && this._ws.readyState === WebSocket.OPEN && this.state === "live";
+  }
+
+  _send(frame) {
+    if (this._ws && this._ws.readyState === WebSocket.OPEN) {
+      try { this._ws.send(JSON.stringify(frame)); } catch (err) { /* closing */ }
+    }
+  }
+
+  _setState(state) {
+    this.state = state;
+    this._emit("status", state);
+  }
+
+  _sample(serverMs, receivedAt) {
+    if (typeof serverMs !== "number" || !Number.isFinite(serverMs)) return;
+    this._offsets.push(serverMs - receivedAt);
+    if (this._offsets.length > OFFSET_SAMPLES) this._offsets.shift();
+    // Each sample falls short of the true offset by the frame's transit time.
+    this.offsetMs = Math.max(...this._offsets);
+  }
+
+  _watch() {
+    if (!this._ws) return;
+    const now = localNow();
+    if (!this._welcomed && now - this._openedAt > WELCOME_TIMEOUT_MS) {
+      this._lost(this._ws, 4408, "no welcome");
+    } else if (this._welcomed && now - this._lastFrameAt > SILENT_MS) {
+      this._lost(this._ws, 4408, "silent");
+    }
+  }
+
+  /** The connection is gone: freeze the clocks, come back later with our last seq. */
+  _lost(sock, code, reason) {
+    if (sock && sock !== this._ws) return;
+    this._ws = null;
+    if (sock) {
+      sock.onopen = sock.onmessage = sock.onclose = null;
+      try { sock.close(); } catch (err) { /* already closed */ }
+    }
+    if (this.frozenAt === null) this.frozenAt = localNow() + this.offsetMs;
+    const wasUp = this._welcomed && localNow() - this._openedAt >= STABLE_MS;
+    this._welcomed = false;
+    this.synced = false;
+    if (wasUp) this._attempt = 0;
+    let delay;
+    if (code === 4401 || code === 4404) {
+      this.error = reason || (code === 4401 ? "the token was refused" : "no such play-off");
+      this._setState("refused");
+      this._emit("refused", code, this.error);
+      return;
+    }
+    this._setState(this.counts.welcomes === 0 ? "connecting" : "reconnecting");
+    delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this._attempt);
+    delay *= 0.5 + Math.random() * 0.5;
+    this._attempt += 1;
+    if (this._timer === null) this._timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drop this connection and resume at once from the last seq (after a gap). */
+  _resume() {
+    const sock = this._ws;
+    this._attempt = 0;
+    this._lost(sock, 1000, "resume");
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => this.connect(), 50);
+  }
+
+  _frame(raw) {
+    const receivedAt = localNow();
+    this._lastFrameAt = receivedAt;
+    this.counts.frames += 1;
+    let msg;
+    try { msg = JSON.parse(raw); } catch (err) { return; }
+    if (!msg || typeof msg !== "object") return;
+    const d = msg.d && typeof msg.d === "object" ? msg.d : {};
+    switch (msg.t) {
+      case "welcome": this._welcome(msg, d, receivedAt); break;
+      case "snapshot": this._snapshot(msg, d, receivedAt); break;
+      case "event": this._event(msg, d); break;
+      case "view": this._view(msg, d, receivedAt); break;
+      case "ping":
+        this._sample(d.server_ms, receivedAt);
+        this._send({ t: "pong" });
+        break;
+      case "pong": this._sample(d.server_ms, receivedAt); break;
+      case "ack": this._emit("ack", msg.id, d, msg.seq); break;
+      case "error":
+        if (msg.id) this._emit("error", msg.id, d);
+        else this._emit("error", null, d);
+        break;
+      default: break;
+    }
+  }
+
+  _welcome(msg, d, receivedAt) {
+    this._welcomed = true;
+    this.counts.welcomes += 1;
+    this.error = null;
+    this.role = d.role || null;
+    this._offsets = [];  // perhaps another server process: measure afresh
+    this._sample(d.server_ms, receivedAt);
+    this._welcomeSeq = typeof msg.seq === "number" ? msg.seq : null;
+    if (this.seq !== null && this._welcomeSeq !== null && this.seq === this._welcomeSeq) {
+      this._synced();  // nothing missed
+    }
+    this._setState(this.synced ? "live" : "connecting");
+    this._send({ t: "ping" });
+  }
+
+  _snapshot(msg, d, receivedAt) {
+    // The view frame that follows a snapshot is what pages render; the snapshot
+    // only resets where the stream stands.
+    if (typeof msg.seq === "number") this.seq = msg.seq;
+    for (const clock of Array.isArray(d.clocks) ? d.clocks : []) {
+      this._sample(clock.server_ms, receivedAt);
+    }
+    this.counts.snapshots += 1;
+  }
+
+  _event(msg, d) {
+    const seq = msg.seq;
+    if (typeof seq !== "number") return;
+    if (this.seq !== null && seq <= this.seq) return;  // already seen
+    if (this.seq === null || seq !== this.seq + 1) {
+      this._resume();  // a gap: the server sends exactly what we missed
+      return;
+    }
+    this.seq = seq;
+    this.counts.events += 1;
+    if (d.clock && typeof d.clock === "object") this._clock(d.clock);
+    this._emit("event", d, seq);
+    if (!this.synced && this._welcomeSeq !== null && seq >= this._welcomeSeq && this.view) {
+      this._synced();
+    }
+  }
+
+  _clock(clock) {
+    if (typeof clock.match !== "number" || typeof clock.game !== "number") return;
+    this.counts.clocks += 1;
+    if (this.view) {
+      this.view.clocks = { ...(this.view.clocks || {}), [`${clock.match}:${clock.game}`]: clock };
+    }
+    this._emit("clock", clock);
+  }
+
+  _view(msg, d, receivedAt) {
+    const seq = typeof msg.seq === "number" ? msg.seq : -1;
+    if (seq < this.viewSeq) return;
+    this.viewSeq = seq;
+    this.counts.views += 1;
+    this._sample(d.server_ms, receivedAt);
+    this.view = d;
+    if (!this.synced && (this._welcomeSeq === null || seq >= this._welcomeSeq)) this._synced();
+    this._emit("view", d, seq);
+  }
+
+  _synced() {
+    this.synced = true;
+    this.frozenAt = null;
+    this._setState("live");
+  }
+
+  /** Run a command over REST (when the websocket is down): the same payload. */
+  async rest(payload, idempotencyKey) {
+    const headers = { Authorization: `Bearer ${this.token()}`, "Content-Type": "application/json" };
+    if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+    const response = await fetch(
+      `${this.prefix}/api/playoffs/${encodeURIComponent(this.playoffId)}/commands`,
+      { method: "POST", headers, body: JSON.stringify(payload), cache: "no-store",
+        credentials: "omit" });
+    let body = null;
+    try { body = await response.json(); } catch (err) { body = null; }
+    if (!response.ok) {
+      const error = new Error(detailText(body && body.detail) || `HTTP ${response.status}`);
+      error.status = response.status;
+      throw error;
+    }
+    return body;
+  }
+}
+
+/** An API error's detail as one line (422 lists name the field, line and column). */
+export function detailText(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((d) => {
+      const loc = (d.loc || []).filter((p) => p !== "body").join(".");
+      const where = d.line ? ` (line ${d.line}, column ${d.column})` : "";
+      return (loc ? `${loc}: ` : "") + (d.msg || JSON.stringify(d)) + where;
+    }).join("; ");
+  }
+  return detail ? JSON.stringify(detail) : "";
+}
