@@ -10,15 +10,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import uvicorn
 from rich.console import Console
 from rich.table import Table
 
-from orchestrator.app import create_app
-from orchestrator.demo import prepare_demo
 from orchestrator.files import demo_event, read_event, resolve_regulation
-from orchestrator.settings import Settings
-from orchestrator.timesource import SystemTime
 from playoff_formats.builders.gct import bracket_json, gct2015_playoff
 from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.errors import PlayoffError
@@ -186,9 +181,28 @@ def extra_boards_command(
 
 
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of the event format."""
-    _print_json(event_json_schema())
+def schema(
+    events: Annotated[
+        bool, typer.Option("--events", help="The logged events of the service instead")
+    ] = False,
+    frames: Annotated[
+        bool, typer.Option("--frames", help="The websocket frames, both ways, instead")
+    ] = False,
+) -> None:
+    """Print a JSON Schema: of the event format (default), the log's events, or the frames."""
+    if events and frames:
+        _fail("choose --events or --frames")
+    if events:
+        from orchestrator.protocol import events_schema
+
+        _print_json(events_schema())
+    elif frames:
+        from orchestrator.protocol import frames_schema
+        from orchestrator.views import view_schemas
+
+        _print_json(frames_schema(view_schemas()))
+    else:
+        _print_json(event_json_schema())
 
 
 @app.command()
@@ -198,6 +212,11 @@ def serve(
     port: Annotated[int, typer.Option("--port")] = 8000,
 ) -> None:
     """Run the service."""
+    import uvicorn
+
+    from orchestrator.app import create_app
+    from orchestrator.settings import Settings
+
     settings = Settings(db_path=db, host=host, port=port)
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536
@@ -223,6 +242,13 @@ def demo(
     print_bracket(console, bracket_json(playoff), [], names)
     if not serve:
         return
+    import uvicorn
+
+    from orchestrator.app import create_app
+    from orchestrator.demo import prepare_demo
+    from orchestrator.settings import Settings
+    from orchestrator.timesource import SystemTime
+
     settings = Settings(db_path=db, host=host, port=port)
     made = asyncio.run(prepare_demo(db, SystemTime()))
     base = settings.base_url

@@ -11,10 +11,13 @@ A view is a pure function of the play-off's state and a :class:`ViewContext`
 render views; they hold no rules of their own.
 """
 
+from typing import Any
+
 from orchestrator.views.arbiter import arbiter_view
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall import hall_view
 from orchestrator.views.playoff import (
+    ClockView,
     armageddon_view,
     change_view,
     clock_view,
@@ -23,7 +26,19 @@ from orchestrator.views.playoff import (
     playoff_view,
 )
 
+
+def view_schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schemas of the views sent as view frames, by ``view`` kind."""
+    from orchestrator.views import arbiter, hall
+
+    schemas: dict[str, dict[str, Any]] = {}
+    for kind, module in (("hall", hall), ("arbiter", arbiter)):
+        model = getattr(module, "VIEW_MODEL", None)
+        schemas[kind] = model.model_json_schema() if model is not None else {"type": "object"}
+    return schemas
+
 __all__ = [
+    "ClockView",
     "ViewContext",
     "arbiter_view",
     "armageddon_view",
@@ -33,4 +48,5 @@ __all__ = [
     "event_extras",
     "hall_view",
     "playoff_view",
+    "view_schemas",
 ]

@@ -4,7 +4,9 @@ data that travels beside events: a clock as it stands, an Armageddon's terms."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator.events import ArmageddonColoursChosen, ClockEvent, GameStarted, PlayoffEvent
 from orchestrator.events import ResultRecorded as _ResultRecorded
@@ -15,6 +17,7 @@ from playoff_formats.model import Colour
 from playoff_formats.playoff import ARMAGEDDON_NUMBER, GameKind, champion
 
 __all__ = [
+    "ClockView",
     "armageddon_view",
     "change_view",
     "clock_view",
@@ -114,6 +117,33 @@ def change_view(change: ArbiterChange) -> dict[str, Any]:
 
 def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+class MovesView(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    white: int
+    black: int
+
+
+class ClockView(BaseModel):
+    """A clock as screens get it (the shape :func:`clock_view` gives)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    match: int
+    game: int
+    white_ms: int = Field(description="White's remaining time at server_ms")
+    black_ms: int = Field(description="Black's remaining time at server_ms")
+    running: Literal["white", "black"] | None = Field(
+        description="The side whose time runs; null: none runs (a display shows none running)"
+    )
+    status: Literal["not-started", "running", "paused", "stopped", "flagged"]
+    server_ms: int = Field(description="The server instant the times are given at")
+    to_move: Literal["white", "black"]
+    moves: MovesView = Field(description="Moves each side has completed")
+    next_move: int = Field(description="The move the side to move presses after")
+    flag_at_ms: int | None = Field(description="When the running side's flag falls")
 
 
 def clock_view(key: GameKey, clock: Clock, at_ms: int) -> dict[str, Any]:
