@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import (
     AwareDatetime,
@@ -539,8 +539,8 @@ def parse_command(payload: object) -> Command:
 
 def client_commands() -> tuple[type[CommandBase], ...]:
     """The command classes of :data:`Command`, in the order of the union."""
-    union = Command.__origin__  # type: ignore[attr-defined]
-    return tuple(union.__args__)
+    classes: tuple[type[CommandBase], ...] = get_args(get_args(Command)[0])
+    return classes
 
 
 def _physical(kind: str, outcome: dict[str, Any], conducted_by: str | None) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PlainSerializer, TypeAdapter
 
@@ -774,13 +774,9 @@ def parse_playoff_event(type_: str, data: Mapping[str, Any]) -> PlayoffEvent:
 
 _FIELDS: dict[str, frozenset[str]] = {
     cls.model_fields["type"].default: frozenset(cls.model_fields)
-    for cls in (
-        PlayoffCreated, ExtraBoardsCreated, LotsDrawn, CoinTossed, ArmageddonColoursChosen,
-        GameStarted, ClockPressed, ClockPaused, ClockResumed, ClockAdjusted, FlagFell,
-        ResultRecorded, ResultCorrected, StartMoved, Postponed, TimeControlShortened,
-        DeadlineSet, TransitionFired, BoardScored, StanzaAdvanced,
-    )
+    for cls in get_args(get_args(PlayoffEvent)[0])
 }
+"""The fields of each play-off event type (every type of :data:`PlayoffEvent`)."""
 
 
 def apply_playoff(
