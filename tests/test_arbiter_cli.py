@@ -43,6 +43,12 @@ def test_commands_and_watch(tmp_path: Path) -> None:
         assert "refused (conflict)" in wrong.stderr
         assert arbiter("press", playoff, "white", "1", token=token,
                        server=server.base_url).returncode == 0
+        # Without a move number, the server counts: Black's move 1, then White's move 2.
+        for side in ("black", "white"):
+            pressed = arbiter("press", playoff, side, token=token, server=server.base_url)
+            assert pressed.returncode == 0, pressed.stderr
+        moves = chief.get(f"/api/playoffs/{playoff}/view").json()["clocks"]["1:1"]["moves"]
+        assert moves == {"white": 2, "black": 1}
 
         watch = arbiter("watch", playoff, "--count", "0", token=token, server=server.base_url)
         assert watch.returncode == 0, watch.stderr

@@ -73,13 +73,18 @@ def _send(server: str, token: str, playoff: str, type_: str, command_id: str | N
 @app.command()
 def press(
     playoff: PlayoffArg, side: Annotated[str, typer.Argument(help="white or black")],
-    move: Annotated[int, typer.Argument(min=1, help="The move the side completed")],
+    move: Annotated[
+        int | None,
+        typer.Argument(min=1, help="The move the side completed (default: its next move)"),
+    ] = None,
     match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
     token: Token = "", command_id: CommandId = None,
 ) -> None:
-    """Press a side's clock after its move."""
-    _send(server, token, playoff, "press", command_id, match=match, game=game, side=side,
-          move=move)
+    """Press a side's clock after its move (the server counts the moves)."""
+    fields: dict[str, Any] = {"match": match, "game": game, "side": side}
+    if move is not None:
+        fields["move"] = move
+    _send(server, token, playoff, "press", command_id, **fields)
 
 
 @app.command()
