@@ -3,7 +3,9 @@
 The server runs on the system clock (the default time source), so the page's own
 countdown between messages is real time. Presses go through the websocket as an
 arbiter would (``clients.python.PlayoffClient``); the rest through the REST API.
-Each test saves a screenshot in ``test-artifacts/``.
+The page renders the hall view the server sends over the websocket and reads
+nothing else: every test records the page's requests and checks that none went to
+the REST API. Each test saves a screenshot in ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def ok(response: httpx.Response) -> dict[str, Any]:
 
 
 def clock_text(ms: int) -> str:
-    """What the display shows for ``ms`` (display.js formatClock)."""
+    """What the display shows for ``ms`` (formatClock, clients/common/time.js)."""
     if ms < 10_000:
         tenths = max(0, ms) // 100
         return f"{tenths // 10}.{tenths % 10}"
@@ -139,14 +141,31 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         yield running
 
 
+def record_requests(page: Page) -> list[str]:
+    """Every URL the page requests from now on (documents, scripts, websockets...)."""
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("websocket", lambda socket: requested.append(socket.url))
+    return requested
+
+
+def no_rest_reads(requested: list[str]) -> None:
+    """The page got everything from the websocket: it read nothing over REST."""
+    assert requested, "no request was recorded"
+    assert any("/ws/playoffs/" in url for url in requested)
+    assert [url for url in requested if "/api/" in url] == []
+
+
 @contextmanager
 def opened(browser: Browser, url: str, width: int = 1920, height: int = 1080) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": width, "height": height})
     try:
         page = context.new_page()
+        requested = record_requests(page)
         page.goto(url)
         page.wait_for_function("window.displayState && window.displayState.synced", timeout=5000)
         yield page
+        no_rest_reads(requested)
     finally:
         context.close()
 
@@ -301,6 +320,49 @@ def test_the_armageddon_banner_with_colours_times_and_draw_odds(
         page.screenshot(path=screenshot_path("display-armageddon"))
 
 
+# --------------------------------------------------------------------------- the server decides
+
+
+def test_a_correction_reaches_the_page_as_the_servers_view_alone(
+    browser: Browser, server: RunningServer
+) -> None:
+    """The bracket and the next game change on the page after a correction, as the
+    server's hall view says, with no read of the REST API by the page."""
+    playoff = chess_playoff(server)
+    level_after_two_games(playoff)  # 1-1: the Armageddon is next
+    with opened(browser, playoff.url) as page:
+        next_game = page.get_by_test_id("next-game")
+        assert next_game.inner_text().startswith("Next: Seeds 2 v 3 · Game 3 · Armageddon")
+        first = page.locator("[data-testid=match][data-match='1']")
+        assert first.locator(".total").all_inner_texts() == ["1", "1"]
+        assert page.get_by_test_id("armageddon-banner").is_visible()
+        views = shown(page)["views"]
+
+        with server.client(playoff.token) as chief:
+            ok(chief.put(f"/api/playoffs/{playoff.id}/matches/1/games/2/result",
+                         json={"result": "0-1", "reason": "the score sheet says Black won"}))
+        page.wait_for_function(
+            "document.querySelector('[data-testid=next-game]').textContent"
+            ".startsWith('Next: Final · Game 1')",
+            timeout=2000,
+        )
+        assert shown(page)["views"] > views
+        assert first.locator(".total").all_inner_texts() == ["2", "0"]
+        assert first.get_by_test_id("decision").inner_text() == (
+            "Abdusattorov, Nodirbek advances 2–0"
+        )
+        assert first.locator(".advances").get_attribute("data-player") == ABDU
+        final = page.locator("[data-testid=match][data-match='2'] [data-testid=bracket-player]")
+        assert final.evaluate_all("els => els.map(e => e.dataset.player)") == [PRAGG, ABDU]
+        assert page.get_by_test_id("armageddon-banner").is_hidden()
+        # Word for word what the server's hall view says.
+        with server.client(playoff.token) as chief:
+            view = ok(chief.get(f"/api/playoffs/{playoff.id}/view", params={"kind": "hall"}))
+        assert next_game.inner_text() == f"Next: {view['next']['label']} · {view['next']['vs']}"
+        assert page.get_by_test_id("title").inner_text() == view["title"]
+        page.screenshot(path=screenshot_path("display-after-correction"))
+
+
 # --------------------------------------------------------------------------- bridge
 
 
@@ -359,6 +421,7 @@ def test_it_recovers_after_the_service_restarts(browser: Browser, tmp_path: Path
         playoff.game(1, 1, "start")
         context = browser.new_context(viewport={"width": 1280, "height": 720})
         page = context.new_page()
+        requested = record_requests(page)
         page.goto(playoff.url)
         page.wait_for_function("window.displayState.synced", timeout=5000)
         page.wait_for_function(
@@ -397,6 +460,7 @@ def test_it_recovers_after_the_service_restarts(browser: Browser, tmp_path: Path
             )
             assert shown(page)["lastSeq"] == before["lastSeq"] + 1
             page.screenshot(path=screenshot_path("display-after-restart"))
+        no_rest_reads(requested)
     finally:
         context.close()
 
