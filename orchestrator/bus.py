@@ -55,6 +55,15 @@ class Published:
         """Only clocks changed: nothing the schedule or the bracket depends on."""
         return all(logged.event.clock_only for logged in self.events)
 
+    @property
+    def clocks_alone(self) -> bool:
+        """Only clocks changed, and nothing that is listed for everyone to see (an
+        adjustment by hand is): the event frames carry all that changed."""
+        return all(
+            logged.event.clock_only and not logged.event.arbiter_change
+            for logged in self.events
+        )
+
 
 Subscriber = Callable[[Published], Awaitable[None]]
 

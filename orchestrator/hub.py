@@ -265,7 +265,7 @@ class Hub:
             return
         # A press changes only a clock, which its event frame carries: no new view,
         # but for a client that has none yet.
-        fresh = not message.clock_only
+        fresh = not message.clocks_alone
         views = None
         if fresh or any(c.view_seq < 0 for c in room):
             views = self.views(state, force=fresh)
@@ -323,7 +323,7 @@ class Hub:
             },
             plan=ctx.plan,
             plan_json=json.dumps(ctx.schedule_json(), sort_keys=True),
-            next_change_ms=hall.get("next_change_ms"),
+            next_change_ms=_earliest(hall.get("next_change_ms"), arbiter.get("next_change_ms")),
             sent_ms=now_ms,
             check_ms=now_ms + VIEW_REFRESH_MS,
         )
@@ -430,6 +430,11 @@ class Hub:
             for connection in list(room):
                 self.leave(connection)
                 await _close(connection.socket, code, reason)
+
+
+def _earliest(*instants: int | None) -> int | None:
+    known = [t for t in instants if t is not None]
+    return min(known) if known else None
 
 
 async def _close(socket: Socket, code: int, reason: str) -> None:

@@ -9,7 +9,11 @@ advances and the champion. Along the way: a command shows as pending until the
 server's ack (held back in the websocket by a Playwright route), a refused command
 shows the server's reason and what to do, overrides need a reason, the schedule
 re-flows and marks what moved, and a 768x1024 touch viewport has no control under
-48 px. Screenshots go to ``test-artifacts/``.
+48 px. A correction that voids a played game of the final leaves it to be played
+again, and its presses count from move 1. Screenshots go to ``test-artifacts/``.
+
+The page renders the server's arbiter view and sends the payloads it offers: it
+reads nothing else (no ``GET /api/playoffs/{id}``, no log), which a route checks.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from tests.browser import browser, screenshot_path
 from tests.server import RunningServer, running_server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page, WebSocketRoute
+    from playwright.sync_api import Browser, Locator, Page, WebSocketRoute
 
 __all__ = ["browser"]  # the fixture, from tests/browser.py
 
@@ -117,10 +121,13 @@ def console(
     expect.set_options(timeout=TIMEOUT_MS)
     context = browser.new_context(**({"viewport": {"width": 1280, "height": 900}} | options))
     errors: list[str] = []
+    reads: list[str] = []
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("request", lambda request: reads.append(request.url)
+                if "/api/" in request.url and request.method == "GET" else None)
         if gate is not None:
             page.route_web_socket(WS_URL, gate.route)
         page.goto(url)
@@ -142,6 +149,7 @@ def console(
         assert token in page.evaluate("Object.values(sessionStorage)")
         yield page
         assert errors == [], errors
+        assert reads == [], f"the page read what its view should have given: {reads}"
     finally:
         context.close()
 
@@ -191,7 +199,7 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             expect(game1.get_by_test_id("clock-status")).to_have_text("running")
             expect(game1.get_by_test_id("press-white")).to_be_enabled()
             expect(game1.get_by_test_id("press-black")).to_be_disabled()
-            expect(page.get_by_test_id("reflow")).to_contain_text("game-started")
+            expect(page.get_by_test_id("reflow")).to_contain_text("Re-planned after game started")
             expect(page.get_by_test_id("moved-1-2")).to_be_visible()
             expect(page.get_by_test_id("timeline-game-1-2")).to_have_attribute("data-moved", "true")
 
@@ -246,9 +254,13 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
 
             expect(game3.get_by_test_id("moves-white")).to_contain_text("moves 2")
             expect(game3.get_by_test_id("moves-black")).to_contain_text("moves 1")
-            expect(game3.get_by_test_id("time-white")).to_have_text(re.compile(r"^5:5\d$"))
+            # White's two moves took under a second of its 6 minutes (shown rounded up).
+            expect(game3.get_by_test_id("time-white")).to_have_text(re.compile(r"^(6:00|5:5\d)$"))
             expect(game3.get_by_test_id("press-black")).to_be_enabled()
             give_black_ten_seconds(page)
+            # An adjustment by hand is listed for everyone at once, with its reason.
+            expect(page.get_by_test_id("change-clock-adjusted")).to_contain_text(
+                "gave 10 s to black")
             game3.get_by_test_id("pause").click()
             expect(game3.get_by_test_id("clock-status")).to_have_text("paused")
             expect(game3.get_by_test_id("press-black")).to_be_disabled()
@@ -372,10 +384,22 @@ def give_black_ten_seconds(page: Page) -> None:
     game3.get_by_test_id("adjust-side").select_option("black")
     game3.get_by_test_id("adjust-seconds").fill("10")
     game3.get_by_test_id("adjust-reason").fill("the opponent's phone rang")
+    before = clock_seconds(game3.get_by_test_id("time-black").inner_text())
     game3.get_by_test_id("adjust-give").click()
-    expect(page.get_by_test_id("change-clock-adjusted")).to_contain_text(
-        "gave 10 s to black")
+    expect(page.locator('[data-testid="cmd"][data-type="adjust"]')).to_have_attribute(
+        "data-status", "ok")
+    # The clock frame of the adjustment: Black's running clock has 10 s more.
+    after = clock_seconds(game3.get_by_test_id("time-black").inner_text())
+    assert before + 8 <= after <= before + 10, (before, after)
     expect(game3.get_by_test_id("adjust-reason")).to_have_value("")
+
+
+def clock_seconds(text: str) -> int:
+    """Seconds shown on a clock face ("4:58", "1:02:03")."""
+    seconds = 0
+    for part in text.strip().split(":"):
+        seconds = seconds * 60 + int(float(part))
+    return seconds
 
 
 def local_input(page: Page, minutes_from_now: int) -> str:
@@ -428,7 +452,7 @@ def test_a_plan_missing_the_deadline_shows_the_proposal_and_the_page_applies_it(
             expect(page.get_by_test_id("fits")).to_have_text("fits")
             expect(proposal).to_have_count(0)
             expect(page.get_by_test_id("moved-1-2")).to_be_visible()
-            expect(page.get_by_test_id("reflow")).to_contain_text("time-control-shortened")
+            expect(page.get_by_test_id("reflow")).to_contain_text("time control shortened")
 
             # Moving a start needs a reason; too early a start is planned legally, with a warning.
             page.get_by_test_id("move-start").locator("summary").click()
@@ -478,3 +502,110 @@ def test_extra_boards_are_scored_on_the_page_until_the_match_is_decided(
             expect(page.get_by_test_id("extra-winner")).to_contain_text("Surrey win the match")
             expect(page.get_by_test_id("board-form")).to_have_count(0)
             page.screenshot(path=str(screenshot_path("console-extra-boards")), full_page=True)
+
+
+UZCHESS = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
+PRAGG, ABDU, SINDAROV = "25059530", "14204118", "14205483"
+
+
+def press(panel: Locator, side: str, move: int) -> None:
+    """Press ``side``'s clock after move ``move``, as the page offers it."""
+    from playwright.sync_api import expect
+
+    face = panel.get_by_test_id(f"press-{side}")
+    expect(face).to_be_enabled()
+    expect(face).to_contain_text(f"press after move {move}")
+    face.click()
+    expect(panel.get_by_test_id(f"moves-{side}")).to_contain_text(f"moves {move}")
+    expect(face).to_be_disabled()
+
+
+def lots_by_hand(page: Page, match: int, white: str) -> None:
+    page.get_by_test_id(f"lots-white-{match}").select_option(white)
+    page.get_by_test_id(f"lots-physical-{match}").click()
+
+
+def test_a_game_voided_by_a_correction_is_played_again_from_move_one(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """UzChess Cup Masters 2025 (GCT 2015 reg. 7): Abdusattorov v Sindarov, the winner
+    plays Praggnanandhaa in the final. Abdusattorov wins game 1 and draws game 2; the
+    final's game 1 is played, with presses. Then game 1 of match 1 is corrected to a
+    win for Sindarov: he reaches the final instead, the final's game 1 is void, and
+    is played again: its clock counts moves from 1 and every press is accepted."""
+    from playwright.sync_api import expect
+
+    with running_server(tmp_path / "log.db") as server:
+        created = ok(server.client().post(
+            "/api/events", content=UZCHESS.read_bytes(),
+            headers={"Content-Type": "application/json"},
+        ))
+        token = created["chief_token"]
+        playoff = ok(server.client(token).post(f"/api/events/{created['id']}/playoff", json={}))
+        url = f"{server.base_url}/arbiter/{playoff['id']}"
+        with console(browser, url, token) as page:
+            # ---- match 1, game 1: Abdusattorov (White) wins, after a few presses
+            lots_by_hand(page, 1, ABDU)
+            game1 = page.get_by_test_id("game-panel-1-1")
+            game1.get_by_test_id("start").click()
+            for side, move in (("white", 1), ("black", 1), ("white", 2)):
+                press(game1, side, move)
+            game1.get_by_test_id("result-1-0").click()
+            expect(page.get_by_test_id("game-1-1-result")).to_have_text("1-0")
+            game2 = page.get_by_test_id("game-panel-1-2")
+            game2.get_by_test_id("start").click()
+            game2.get_by_test_id("result-draw").click()
+            expect(page.get_by_test_id("winner-1")).to_have_text(
+                "Abdusattorov, Nodirbek advances")
+            expect(page.get_by_test_id("score-1")).to_have_text("1½–½")
+
+            # ---- the final's game 1, with presses and a result
+            final = page.get_by_test_id("match-2")
+            expect(final).to_contain_text("Praggnanandhaa R v Abdusattorov, Nodirbek")
+            lots_by_hand(page, 2, PRAGG)
+            played = page.get_by_test_id("game-panel-2-1")
+            played.get_by_test_id("start").click()
+            for side, move in (("white", 1), ("black", 1), ("white", 2), ("black", 2)):
+                press(played, side, move)
+            played.get_by_test_id("result-1-0").click()
+            expect(page.get_by_test_id("game-2-1-result")).to_have_text("1-0")
+
+            # ---- the correction: Sindarov won game 1 of match 1, so he is in the final
+            page.get_by_test_id("correct").locator("summary").click()
+            page.get_by_test_id("cr-game").select_option("1:1")
+            page.get_by_test_id("cr-result").select_option("0-1")
+            page.get_by_test_id("cr-reason").fill("the scoresheets were swapped")
+            page.get_by_test_id("cr-submit").click()
+            expect(page.get_by_test_id("change-result-corrected")).to_contain_text(
+                "the scoresheets were swapped")
+            expect(page.get_by_test_id("winner-1")).to_have_text("Sindarov, Javokhir advances")
+            expect(final).to_contain_text("Praggnanandhaa R v Sindarov, Javokhir")
+            expect(page.get_by_test_id("game-2-1-result")).to_have_text("")
+            expect(page.get_by_test_id("game-2-1-state")).to_have_text("to play")
+
+            # ---- the voided game again: new lots, a fresh clock, presses from move 1
+            lots_by_hand(page, 2, PRAGG)
+            replay = page.get_by_test_id("game-panel-2-1")
+            expect(replay.get_by_test_id("time-white")).to_have_text("25:00")
+            replay.get_by_test_id("start").click()
+            expect(replay.get_by_test_id("clock-status")).to_have_text("running")
+            expect(replay.get_by_test_id("moves-white")).to_have_text(
+                "moves 0 · press after move 1")
+            page.wait_for_timeout(1200)
+            press(replay, "white", 1)
+            # White was credited its 5 s increment; Black's clock now runs down.
+            expect(replay.get_by_test_id("time-white")).to_have_text(re.compile(r"^25:0[1-5]$"))
+            expect(replay.get_by_test_id("time-black")).to_have_text(re.compile(r"^24:5\d$"))
+            press(replay, "black", 1)
+            press(replay, "white", 2)
+            expect(page.get_by_test_id("alert-error")).to_have_count(0)
+            expect(page.locator('[data-testid="cmd"][data-status="error"]')).to_have_count(0)
+            page.screenshot(path=str(screenshot_path("console-replayed-game")), full_page=True)
+
+        log = ok(server.client(token).get(f"/api/playoffs/{playoff['id']}/events"))["events"]
+        corrected = next(e["seq"] for e in log if e["type"] == "result-corrected")
+        replayed = [
+            (e["data"]["side"], e["data"]["move"]) for e in log
+            if e["type"] == "clock-pressed" and e["seq"] > corrected
+        ]
+        assert replayed == [("white", 1), ("black", 1), ("white", 2)]

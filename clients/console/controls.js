@@ -1,0 +1,186 @@
+/* The view's controls as HTML, and the payloads they send.
+ *
+ * A control (a button) sends its `command` as it is. A control that follows a clock
+ * (`clock`) applies while the clock as it now stands shows the values in `requires`,
+ * and takes the payload fields named in `fill` from that clock: clock frames change
+ * clocks between views. A form sends the fixed part of its action's payload with
+ * the fields the arbiter completed: a chosen option sets the payload fields it
+ * names; a typed value goes into its field (times the action's `scale`).
+ *
+ * Nothing here knows what a command means: the view says it all.
+ */
+
+import { esc } from "../common/html.js";
+import { clockTime, parseTime } from "../common/time.js";
+
+const SPINNER = ' <span class="spinner" aria-hidden="true"></span><span class="sr">(pending)</span>';
+
+/** The controls drawn by the last render, by the key their element carries. */
+export class ControlRegistry {
+  constructor() {
+    this.items = new Map();
+  }
+
+  clear() {
+    this.items.clear();
+  }
+
+  add(kind, item) {
+    const key = `${item.id}|${item.name}`;
+    this.items.set(key, { kind, item });
+    return key;
+  }
+
+  get(key) {
+    return this.items.get(key) || null;
+  }
+}
+
+/** A label with `{field}` replaced by the payload's field of that name. */
+export function fillLabel(label, payload) {
+  return String(label).replace(/\{(\w+)\}/g, (whole, field) =>
+    (payload && payload[field] !== undefined && payload[field] !== null ? String(payload[field]) : whole));
+}
+
+/** Whether the clock a control follows shows what the control requires. */
+export function requirementsHold(control, clock) {
+  return Object.entries(control.requires || {}).every(([field, value]) => String(clock[field]) === value);
+}
+
+/** A control's state now: for a control that follows a clock, from the clock as it stands. */
+export function controlState(control, clocks) {
+  const clock = control.clock ? clocks[control.clock] : null;
+  if (!clock) return { enabled: control.enabled, refusal: control.refusal };
+  const enabled = requirementsHold(control, clock);
+  return { enabled, refusal: enabled ? null : control.refusal };
+}
+
+/** The payload a control sends now. */
+export function controlPayload(control, clocks) {
+  const payload = { ...control.command };
+  const clock = control.clock ? clocks[control.clock] : null;
+  if (clock) {
+    for (const [field, from] of Object.entries(control.fill || {})) payload[field] = clock[from];
+  }
+  return payload;
+}
+
+/**
+ * A button for a control.
+ * @param ui {{registry: ControlRegistry, busy: (id: string) => boolean, clocks: object}}
+ */
+export function button(ui, control, { cls = "", html = null, testid = null, hideWhenOff = false, attrs = "" } = {}) {
+  const key = ui.registry.add("control", control);
+  const busy = ui.busy(control.id);
+  const { enabled, refusal } = controlState(control, ui.clocks);
+  if (hideWhenOff && !enabled && !busy) return "";
+  const label = html !== null ? html : esc(fillLabel(control.label, controlPayload(control, ui.clocks)));
+  const detail = control.detail ? `<span class="small">${esc(control.detail)}</span>` : "";
+  const classes = ["btn", control.primary ? "btn-primary" : "", cls, busy ? "is-pending" : ""]
+    .filter(Boolean).join(" ");
+  const title = refusal && !busy ? ` title="${esc(refusal)}"` : "";
+  return `<button type="button" class="${classes}" data-control="${esc(key)}"${attrs}
+      data-testid="${esc(testid || control.name)}"${title} aria-busy="${busy}"
+      ${enabled && !busy ? "" : "disabled"}>${label}${detail}${busy ? SPINNER : ""}</button>`;
+}
+
+/** Why a control or form cannot be used now, shown under it. */
+export function refusalNote(item, clocks) {
+  const state = item.requires ? controlState(item, clocks) : item;
+  if (state.enabled || !state.refusal) return "";
+  return `<p class="refusal small" data-testid="refusal">${esc(state.refusal)}</p>`;
+}
+
+/** A stable DOM id for a form's field. */
+export function fieldId(form, field) {
+  return `f-${form.id}-${form.name}-${field.name}`.replace(/[^A-Za-z0-9_-]/g, "-");
+}
+
+function optionLabel(option) {
+  const at = option.at ? ` (${clockTime(parseTime(option.at))})` : "";
+  return esc(option.label) + at;
+}
+
+function fieldHtml(form, field) {
+  const id = fieldId(form, field);
+  const required = field.required ? " required" : "";
+  const attr = (name, value) => (value === null || value === undefined ? "" : ` ${name}="${esc(value)}"`);
+  switch (field.input) {
+    case "select": {
+      // Never "required": a select always has a choice, and an empty value can be one.
+      const chosen = field.value ?? (field.options[0] && field.options[0].value);
+      const options = field.options.map((o) =>
+        `<option value="${esc(o.value)}"${o.value === chosen ? " selected" : ""}>${optionLabel(o)}</option>`).join("");
+      return `<label class="field"><span>${esc(field.label)}</span>
+          <select id="${id}" name="${esc(field.name)}" data-testid="${esc(field.test_id)}">${options}</select></label>`;
+    }
+    case "radio": {
+      const chosen = field.value ?? (field.options[0] && field.options[0].value);
+      const options = field.options.map((o, i) => `<label class="seg"><input type="radio"
+          id="${id}-${i}" name="${esc(field.name)}" value="${esc(o.value)}"${o.value === chosen ? " checked" : ""}
+          data-testid="${esc(o.name || `${field.test_id}-${o.value}`)}"><span>${optionLabel(o)}</span></label>`).join("");
+      return `<fieldset class="segmented" data-testid="${esc(field.test_id)}"><legend>${esc(field.label)}</legend>${options}</fieldset>`;
+    }
+    case "number":
+      return `<label class="field"><span>${esc(field.label)}</span>
+          <input id="${id}" name="${esc(field.name)}" type="number" inputmode="numeric"${attr("min", field.min)}${attr("max", field.max)}${attr("step", field.step)}${attr("value", field.value)}${attr("placeholder", field.placeholder)}${required} data-testid="${esc(field.test_id)}"></label>`;
+    case "datetime":
+      return `<label class="field"><span>${esc(field.label)}</span>
+          <input id="${id}" name="${esc(field.name)}" type="datetime-local"${required} data-testid="${esc(field.test_id)}"></label>`;
+    default:
+      return `<label class="field"><span>${esc(field.label)}</span>
+          <input id="${id}" name="${esc(field.name)}"${attr("minlength", field.min_length)}${attr("maxlength", field.max_length)}${attr("placeholder", field.placeholder)}${attr("value", field.value)}${required}
+          autocomplete="off" autocapitalize="off" spellcheck="false" data-testid="${esc(field.test_id)}"></label>`;
+  }
+}
+
+/** A form: its fields, and a submit button per action. */
+export function formHtml(ui, form, { cls = "stack", title = false } = {}) {
+  const key = ui.registry.add("form", form);
+  const busy = ui.busy(form.id);
+  const actions = form.actions.map((action) => {
+    const classes = ["btn", action.primary ? "btn-primary" : "", busy ? "is-pending" : ""].filter(Boolean).join(" ");
+    return `<button type="submit" class="${classes}" data-action="${esc(action.name)}" data-testid="${esc(action.name)}"
+        aria-busy="${busy}" ${form.enabled && !busy ? "" : "disabled"}>${esc(action.label)}${busy ? SPINNER : ""}</button>`;
+  }).join("");
+  return `<form class="${cls}" data-form="${esc(key)}">
+      ${title ? `<h3>${esc(form.title)}</h3>` : ""}
+      ${form.hint ? `<p class="muted small">${esc(form.hint)}</p>` : ""}
+      ${form.fields.map((field) => fieldHtml(form, field)).join("")}
+      <div class="row">${actions}</div>
+      ${refusalNote(form, ui.clocks)}
+    </form>`;
+}
+
+/** A local `datetime-local` value as an ISO 8601 instant. */
+function localToIso(value) {
+  const t = new Date(value);
+  return Number.isNaN(t.getTime()) ? null : t.toISOString();
+}
+
+/** The payload a form sends with one of its actions, from what the arbiter entered. */
+export function formPayload(form, element, actionName) {
+  const action = form.actions.find((a) => a.name === actionName) || form.actions[0];
+  const payload = { ...action.command };
+  const data = new FormData(element);
+  for (const field of form.fields) {
+    const raw = String(data.get(field.name) ?? "").trim();
+    if (field.input === "select" || field.input === "radio") {
+      const option = field.options.find((o) => o.value === raw);
+      if (option) Object.assign(payload, option.sets);
+    } else if (field.input === "number") {
+      const scale = (action.scale || {})[field.name] ?? 1;
+      payload[field.name] = raw === "" ? null : Math.round(Number(raw) * scale);
+    } else if (field.input === "datetime") {
+      payload[field.name] = raw ? localToIso(raw) : null;
+    } else {
+      payload[field.name] = raw === "" && !field.required ? null : raw;
+    }
+  }
+  return { action, payload };
+}
+
+/** The ids of the fields to empty once a form's command is accepted. */
+export function fieldsToClear(form) {
+  return form.fields.filter((f) => f.clear_after).map((f) => fieldId(form, f));
+}

@@ -1,0 +1,287 @@
+/* The arbiter view as HTML, region by region. Every word and every decision comes
+ * from the view; this module lays them out. `ui` carries what the page adds: the
+ * control registry, which commands are pending, the clocks as they now stand,
+ * whether this console acts as the clock, and the draws checked in this browser.
+ */
+
+import { esc } from "../common/html.js";
+import { clockTime, clockTimeSeconds, parseTime } from "../common/time.js";
+import { button, formHtml, refusalNote } from "./controls.js";
+import { timeline } from "./timeline.js";
+
+// ------------------------------------------------------------------ current games
+
+export function nowHtml(view, ui) {
+  if (view.extra_boards) return extraBoardsHtml(view.extra_boards, ui);
+  let html = "";
+  if (view.champion) {
+    html += `<div class="champion card" data-testid="champion"><span class="trophy" aria-hidden="true"></span>${esc(view.champion.text)}</div>`;
+  }
+  html += `<div class="clock-toggle"><label class="check">
+      <input type="checkbox" id="acts-as-clock" data-testid="acts-as-clock" ${ui.actsAsClock ? "checked" : ""}>
+      This console is the clock (press buttons)</label></div>`;
+  for (const match of view.matches) html += matchHtml(match, ui);
+  return html;
+}
+
+function matchHtml(m, ui) {
+  const body = [];
+  if (m.note) body.push(`<p class="muted">${esc(m.note)}</p>`);
+  if (m.games.length) body.push(gamesTable(m));
+  if (m.decision) body.push(decisionHtml(m));
+  if (m.lots) body.push(lotsHtml(m, ui));
+  if (m.toss) body.push(tossHtml(m, ui));
+  if (m.colours) body.push(coloursHtml(m, ui));
+  for (const panel of m.panels) body.push(gamePanelHtml(panel, ui));
+  return `<article class="card match" data-testid="match-${m.id}" data-status="${esc(m.status)}">
+      <header class="match-head">
+        <h2>${esc(m.title)}</h2>
+        <span class="pill" data-testid="match-status-${m.id}">${esc(m.status)}</span>
+        ${m.score !== null ? `<span class="score" data-testid="score-${m.id}" title="${esc(m.score_title)}">${esc(m.score)}</span>` : ""}
+      </header>
+      <p class="muted small">${esc(m.time_control)}</p>
+      ${body.join("")}
+    </article>`;
+}
+
+function gamesTable(m) {
+  const rows = m.games.map((g) => `<tr data-testid="game-row-${m.id}-${g.number}">
+      <td>${g.number}${g.label ? ` <span class="tag">${esc(g.label)}</span>` : ""}</td>
+      <td>${esc(g.white)}</td><td>${esc(g.black)}</td>
+      <td class="result" data-testid="game-${m.id}-${g.number}-result">${esc(g.result)}</td>
+      <td class="muted small" data-testid="game-${m.id}-${g.number}-state">${esc(g.state)}</td>
+    </tr>`).join("");
+  return `<table class="games"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Result</th><th></th></tr></thead>
+    <tbody>${rows}</tbody></table>`;
+}
+
+function decisionHtml(m) {
+  const d = m.decision;
+  return `<div class="decision" data-testid="decision-${m.id}">
+      <strong data-testid="winner-${m.id}">${esc(d.headline)}</strong>
+      ${d.details.map((line) => `<p>${esc(line)}</p>`).join("")}
+    </div>`;
+}
+
+function lotsHtml(m, ui) {
+  const lots = m.lots;
+  return `<div class="step" data-testid="lots-panel-${m.id}">
+      <h3>${esc(lots.title)}</h3>
+      <div class="row">${button(ui, lots.service)}</div>
+      ${refusalNote(lots.service, ui.clocks)}
+      ${formHtml(ui, lots.physical, { cls: "row" })}
+    </div>`;
+}
+
+function tossHtml(m, ui) {
+  const toss = m.toss;
+  return `<div class="step" data-testid="toss-panel-${m.id}">
+      <h3>${esc(toss.title)}</h3>
+      <p class="muted small">${esc(toss.hint)}</p>
+      ${formHtml(ui, toss.service)}
+      ${formHtml(ui, toss.physical, { cls: "row" })}
+    </div>`;
+}
+
+function coloursHtml(m, ui) {
+  const c = m.colours;
+  return `<div class="step" data-testid="colours-panel-${m.id}">
+      <h3>${esc(c.title)}</h3>
+      <p>${esc(c.toss)} <strong data-testid="toss-winner-${m.id}" data-player="${esc(c.winner.id)}">${esc(c.winner.name)}</strong> won the toss and chooses.</p>
+      <p class="muted small">${esc(c.hint)}</p>
+      <div class="row">${c.choices.map((choice) => button(ui, choice)).join("")}</div>
+    </div>`;
+}
+
+function gamePanelHtml(p, ui) {
+  const clock = ui.clocks[p.clock] || null;
+  const status = clock ? clock.status.replace(/-/g, " ") : p.status;
+  const faces = p.faces.map((face) => faceHtml(p, face, clock, ui)).join("");
+  const controls = [
+    p.start ? button(ui, p.start, { cls: "btn-big" }) : "",
+    p.pause ? button(ui, p.pause, { hideWhenOff: true }) : "",
+    p.resume ? button(ui, p.resume, { hideWhenOff: true }) : "",
+  ].join("");
+  const results = p.results.map((r) => button(ui, r, {
+    cls: "btn-result",
+    html: `<span class="big">${esc(r.label)}</span>`,
+  })).join("");
+  const adjust = p.adjust ? `
+      <details class="adjust" id="adjust-details-${p.match}-${p.game}" data-testid="adjust">
+        <summary class="btn btn-quiet">${esc(p.adjust.title)}</summary>
+        ${formHtml(ui, p.adjust)}
+      </details>` : "";
+  return `<div class="step game-panel" data-testid="game-panel-${p.match}-${p.game}">
+      <h3>${esc(p.title)} <span class="pill" data-testid="clock-status">${esc(status)}</span></h3>
+      <p class="muted small">${esc(p.time_control)}</p>
+      <div class="faces">${faces}</div>
+      <div class="row">${controls}</div>
+      ${p.start ? refusalNote(p.start, ui.clocks) : ""}
+      ${results ? `<h4>Result</h4><div class="results">${results}</div>` : ""}
+      ${adjust}
+    </div>`;
+}
+
+function faceHtml(panel, face, clock, ui) {
+  const side = face.side;
+  const runs = Boolean(clock && clock.running === side);
+  const moves = clock ? clock.moves[side] : 0;
+  const next = runs ? ` · press after move ${clock.next_move}` : "";
+  const inner = `<span class="face-side">${esc(face.side_label)}</span>
+      <span class="face-name">${esc(face.player)}</span>
+      <span class="face-time" data-clock="${esc(panel.clock)}" data-side="${side}"
+            data-start="${face.start_ms ?? ""}" data-testid="time-${side}">—</span>
+      <span class="face-moves" data-testid="moves-${side}">moves ${moves}${next}</span>`;
+  if (!ui.actsAsClock) {
+    return `<div class="face ${side}${runs ? " runs" : ""}" data-testid="clock-${side}">${inner}</div>`;
+  }
+  if (!face.press) {
+    return `<button type="button" class="btn face press ${side}" data-testid="press-${side}" disabled>${inner}</button>`;
+  }
+  return button(ui, face.press, {
+    cls: `face press ${side}${runs ? " runs" : ""}`,
+    html: inner,
+    attrs: ` data-press="1" aria-label="${esc(face.side_label)} pressed the clock"`,
+  });
+}
+
+// ------------------------------------------------------------------ extra boards
+
+function extraBoardsHtml(eb, ui) {
+  const tables = eb.stanzas.map((s) => `
+      <table class="boards" data-testid="stanza-${s.stanza}">
+        <caption>${esc(s.caption)}</caption>
+        <thead><tr><th>Board</th><th>Table 1 (NS)</th><th>Table 2 (NS)</th><th>IMPs (home)</th></tr></thead>
+        <tbody>${s.boards.map((b) => `<tr><td>${b.board}</td><td>${esc(b.table_1)}</td><td>${esc(b.table_2)}</td><td>${esc(b.imps)}</td></tr>`).join("")}</tbody>
+      </table>`).join("");
+  const status = eb.winner
+    ? `<div class="decision" data-testid="extra-winner"><strong>${esc(eb.winner_text)}</strong></div>`
+    : `<p data-testid="extra-status">${esc(eb.status)}</p>`;
+  const entry = eb.entry
+    ? `<div data-testid="${esc(eb.entry.name)}">${formHtml(ui, eb.entry, { title: true })}</div>` : "";
+  return `<article class="card match" data-testid="extra-boards">
+      <header class="match-head"><h2>${esc(eb.title)}</h2>
+        <span class="score" data-testid="running-total">${esc(eb.running_total)}</span></header>
+      ${status}
+      ${entry}
+      ${tables}
+    </article>`;
+}
+
+// ------------------------------------------------------------------ schedule
+
+export function planHtml(schedule, ui, width, nowMs) {
+  if (schedule.error) {
+    return `<p class="warning" data-testid="plan-error">The schedule cannot be planned: ${esc(schedule.error)}</p>`;
+  }
+  let html = `<p class="plan-summary" data-testid="plan-summary">Start ${clockTime(parseTime(schedule.start))}
+      · finish ${clockTime(parseTime(schedule.finish))}`;
+  if (schedule.deadline) {
+    html += ` · deadline ${clockTime(parseTime(schedule.deadline))} · `;
+    html += `<strong class="${schedule.fits === false ? "bad" : "good"}" data-testid="fits">${esc(schedule.fits_text)}</strong>`;
+  }
+  html += "</p>";
+  const proposal = schedule.proposal;
+  if (proposal) {
+    const fill = proposal.fill
+      ? `<button type="button" class="btn" data-fill="1" data-testid="use-proposal">${esc(proposal.fill.label)}</button>` : "";
+    html += `<div class="proposal" data-testid="proposal"><strong>Proposal:</strong> ${esc(proposal.text)} ${fill}</div>`;
+  }
+  if (schedule.warnings.length) {
+    html += `<ul class="warnings" data-testid="warnings">${schedule.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`;
+  }
+  const replan = schedule.replan;
+  if (replan) {
+    const items = replan.items.map((i) => `${esc(i.label)} ${esc(i.delta)} (now ${clockTime(parseTime(i.to))})`);
+    html += `<p class="reflow" data-testid="reflow">↻ ${esc(replan.text)}: ${items.join("; ")}</p>`;
+  }
+  html += timeline(schedule, width, nowMs);
+  html += `<ol class="plan-list" data-testid="plan-list">${schedule.games.map(planRow).join("")}</ol>`;
+  return html;
+}
+
+function planRow(g) {
+  const badges = [
+    `<span class="tag st-${esc(g.status)}">${esc(g.status)}</span>`,
+    g.fixed ? `<span class="tag">fixed</span>` : "",
+    g.tentative ? `<span class="tag tentative">tentative</span>` : "",
+    g.moved ? `<span class="tag moved" data-testid="moved-${g.match}-${g.game}">moved ${esc(g.moved.delta)}</span>` : "",
+  ].join(" ");
+  const about = [g.players, g.time_control, g.interval].filter(Boolean).map(esc).join(" · ");
+  return `<li class="plan-item${g.tentative ? " tentative" : ""}${g.moved ? " moved" : ""}" data-testid="plan-${g.match}-${g.game}">
+      <div><strong>${clockTime(parseTime(g.start))}–${clockTime(parseTime(g.end))}</strong> ${esc(g.title)} ${badges}</div>
+      <div class="small">${about}</div>
+      <div class="small muted">${esc(g.reason)}</div>
+    </li>`;
+}
+
+// ------------------------------------------------------------------ records
+
+const CHECKS = {
+  verified: `<span class="good" data-testid="draw-verified">✓ checked in this browser: the seed gives this commitment and this outcome</span>`,
+  mismatch: `<span class="bad" data-testid="draw-mismatch">✗ the seed does not match: report this to the chief arbiter</span>`,
+  commitment: `<span class="good">✓ the seed gives this commitment</span>`,
+  unavailable: `<span class="muted">(this browser cannot check hashes here: use https or localhost)</span>`,
+};
+
+export function drawsHtml(draws, checked) {
+  const items = draws.map((d) => {
+    const record = d.record || {};
+    let proof;
+    if (d.method === "commit-reveal") {
+      proof = `<dl class="proof">
+          <dt>Commitment (SHA-256, published before the reveal)</dt><dd class="hash" data-testid="commitment">${esc(record.commitment)}</dd>
+          <dt>Revealed seed</dt><dd class="hash" data-testid="seed">${esc(record.seed || "not revealed yet")}</dd>
+        </dl>${CHECKS[checked.get(record.commitment)] || `<span class="muted">checking…</span>`}`;
+    } else {
+      proof = `<p class="small muted">Physical draw, conducted by ${esc(d.conducted_by || "the arbiter")}.</p>`;
+    }
+    return `<li class="draw" data-testid="draw-${esc(d.kind)}-${d.match}">${esc(d.text)}${proof}</li>`;
+  });
+  return `<h2>Lots and coin tosses</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">None drawn yet.</p>`}`;
+}
+
+export function overridesHtml(overrides, ui) {
+  const forms = [overrides.move_start, overrides.postpone, overrides.time_control, overrides.deadline,
+    overrides.correct].filter(Boolean);
+  const sections = forms.map((form) => `
+      <details class="override" id="ov-${esc(form.name)}" data-testid="${esc(form.name)}"${form.open ? " open" : ""}>
+        <summary class="btn btn-quiet">${esc(form.title)}</summary>
+        ${formHtml(ui, form)}
+      </details>`).join("");
+  return `<h2>Arbiter overrides</h2><p class="muted small">Each needs a reason; it is logged with your token.</p>${sections}`;
+}
+
+export function changesHtml(changes) {
+  const line = (c) => `<li data-testid="change-${esc(c.type)}"><span class="muted">#${c.seq}</span> ${esc(c.text)}${c.reason ? ` — <em>${esc(c.reason)}</em>` : ""}</li>`;
+  return `<h2>Changes by arbiters</h2>${changes.length ? `<ul class="plain">${changes.slice().reverse().map(line).join("")}</ul>` : `<p class="muted">None.</p>`}`;
+}
+
+export function placingsHtml(placings) {
+  const rows = placings.map((r) => `<tr><td>${esc(r.place)}</td><td>${esc(r.player)}</td><td>${esc(r.score)}</td><td>${esc(r.money)}</td><td>${esc(r.points)}</td></tr>`).join("");
+  return `<h2>Final placings</h2><table class="games"><thead><tr><th>Place</th><th>Player</th><th>Score</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+export function commandsHtml(log, slowMs, now) {
+  const items = log.slice(0, 12).map((r) => {
+    const state = r.status === "pending"
+      ? (now - r.sentAt > slowMs ? "pending — no answer yet, still waiting" : "pending…")
+      : r.status === "ok" ? "✓ done" : `✗ refused: ${esc(r.reason)}`;
+    return `<li class="cmd cmd-${r.status}" data-testid="cmd" data-status="${r.status}" data-type="${esc(r.payload.type)}">
+        <span>${esc(r.label)}</span> <span class="small muted">${esc(r.via)} · ${clockTimeSeconds(r.sentAt)}</span>
+        <span class="cmd-state">${state}</span></li>`;
+  });
+  return `<h2>Commands from this console</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">None yet.</p>`}`;
+}
+
+export function alertsHtml(alerts) {
+  return alerts.map((a) => `
+      <div class="alert" role="alert" data-testid="alert-error" data-code="${esc(a.code)}">
+        <div class="alert-text">
+          <strong>${esc(a.title)}</strong>
+          <p class="alert-reason" data-testid="alert-reason">${esc(a.reason)}</p>
+          <p class="alert-advice" data-testid="alert-advice">${esc(a.advice)}</p>
+        </div>
+        <button type="button" class="btn btn-quiet" data-dismiss="${esc(a.id)}" data-testid="alert-dismiss">Dismiss</button>
+      </div>`).join("");
+}

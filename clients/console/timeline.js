@@ -1,0 +1,94 @@
+/* The schedule as an SVG timeline: a lane per match, its games and breaks in time,
+ * where the last re-plan moved them from (ghosts), the deadline and now.
+ * Everything placed comes from the view; this module only scales it to the width.
+ */
+
+import { esc } from "../common/html.js";
+import { clockTime, parseTime } from "../common/time.js";
+
+const MINUTE = 60000;
+const STEPS = [5, 10, 15, 30, 60, 120, 180, 240, 360].map((m) => m * MINUTE);
+
+/** The timeline of a view's schedule, drawn `width` pixels wide, with the time now. */
+export function timeline(schedule, width, nowMs) {
+  const games = schedule.games || [];
+  const breaks = schedule.breaks || [];
+  const lanes = schedule.lanes || [];
+  const now = Math.floor(nowMs / 15000) * 15000;  // a steady "now" line: redrawn every 15 s
+  const deadline = parseTime(schedule.deadline);
+  const times = [now];
+  for (const g of games) {
+    times.push(parseTime(g.start), parseTime(g.end));
+    if (g.moved) times.push(parseTime(g.moved.from_start), parseTime(g.moved.from_end));
+  }
+  for (const b of breaks) times.push(parseTime(b.start), parseTime(b.end));
+  if (!Number.isNaN(deadline)) times.push(deadline);
+  const valid = times.filter((t) => !Number.isNaN(t));
+  let t0 = Math.min(...valid);
+  let t1 = Math.max(...valid);
+  if (t1 - t0 < 30 * MINUTE) t1 = t0 + 30 * MINUTE;
+  const pad = (t1 - t0) * 0.04;
+  t0 -= pad;
+  t1 += pad;
+  const laneOf = new Map(lanes.map((lane, i) => [lane.match, i]));
+  const W = Math.max(560, Math.round(width || 800));
+  const left = 84;
+  const laneH = 46;
+  const top = 24;
+  const lanesEnd = top + Math.max(1, lanes.length) * laneH;
+  const H = lanesEnd + 22;
+  const x = (t) => left + ((t - t0) / (t1 - t0)) * (W - left - 10);
+  const y = (lane) => top + (laneOf.get(lane) ?? 0) * laneH;
+  const parts = [];
+  const step = STEPS.find((s) => (t1 - t0) / s <= 8) || STEPS[STEPS.length - 1];
+  for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
+    parts.push(`<line class="tick" x1="${x(t)}" x2="${x(t)}" y1="${top - 4}" y2="${lanesEnd}"/>`);
+    parts.push(`<text class="tick-label" x="${x(t)}" y="14" text-anchor="middle">${clockTime(t)}</text>`);
+  }
+  lanes.forEach((lane, i) => {
+    const ly = top + i * laneH;
+    const label = lane.label.length > 10 ? `${lane.label.slice(0, 9)}…` : lane.label;
+    parts.push(`<rect class="lane${i % 2 ? " odd" : ""}" x="0" y="${ly}" width="${W}" height="${laneH}"/>`);
+    parts.push(`<text class="lane-label" x="6" y="${ly + laneH / 2 + 5}"><title>${esc(lane.label)}</title>${esc(label)}</text>`);
+  });
+  if (!Number.isNaN(deadline) && schedule.fits === false) {  // behind the games: past the deadline
+    const finish = parseTime(schedule.finish);
+    parts.push(`<rect class="overrun" x="${x(deadline)}" y="${top}" width="${Math.max(0, x(finish) - x(deadline))}"
+        height="${lanesEnd - top}"><title>over the deadline</title></rect>`);
+  }
+  for (const b of breaks) {
+    const bx = x(parseTime(b.start));
+    const bw = Math.max(2, x(parseTime(b.end)) - bx);
+    parts.push(`<rect class="break ${esc(b.kind)}" x="${bx}" y="${y(b.lane) + 14}" width="${bw}" height="${laneH - 28}"
+        data-testid="timeline-break"><title>${esc(b.reason)}</title></rect>`);
+  }
+  for (const g of games) {
+    if (!g.moved) continue;
+    const from = parseTime(g.moved.from_start);
+    parts.push(`<rect class="ghost" x="${x(from)}" y="${y(g.lane) + 6}"
+        width="${Math.max(3, x(parseTime(g.moved.from_end)) - x(from))}" height="${laneH - 12}"><title>before the re-plan</title></rect>`);
+  }
+  for (const g of games) {
+    const gx = x(parseTime(g.start));
+    const gw = Math.max(3, x(parseTime(g.end)) - gx);
+    const gy = y(g.lane);
+    const classes = ["game", `st-${g.status}`, g.tentative ? "tentative" : "", g.fixed ? "fixed" : "",
+      g.moved ? "moved" : "", g.kind].filter(Boolean).join(" ");
+    parts.push(`<g class="${esc(classes)}" data-testid="timeline-game-${g.match}-${g.game}"
+        data-tentative="${g.tentative}" data-moved="${Boolean(g.moved)}">
+        <rect x="${gx}" y="${gy + 6}" width="${gw}" height="${laneH - 12}" rx="4"><title>${esc(g.title)}: ${esc(g.reason)}</title></rect>
+        ${gw > 20 ? `<text x="${gx + gw / 2}" y="${gy + laneH / 2 + 5}" text-anchor="middle">${esc(g.label)}${g.moved ? " ↻" : ""}</text>` : ""}
+      </g>`);
+  }
+  if (!Number.isNaN(deadline)) {
+    parts.push(`<line class="deadline" x1="${x(deadline)}" x2="${x(deadline)}" y1="${top - 4}" y2="${H - 4}" data-testid="timeline-deadline"/>`);
+    parts.push(`<text class="deadline-label" x="${x(deadline) - 4}" y="${H - 6}" text-anchor="end">deadline ${clockTime(deadline)}</text>`);
+  }
+  parts.push(`<line class="now" x1="${x(now)}" x2="${x(now)}" y1="${top - 4}" y2="${H - 4}"/>`);
+  parts.push(`<text class="now-label" x="${x(now) + 4}" y="${H - 6}">now</text>`);
+  return `<div class="timeline-wrap"><svg class="timeline" data-testid="timeline" viewBox="0 0 ${W} ${H}" role="img"
+      aria-label="Schedule timeline: ${games.length} games${Number.isNaN(deadline) ? "" : `, deadline ${clockTime(deadline)}`}">${parts.join("")}</svg></div>
+    <p class="legend small"><span class="key k-planned"></span>planned <span class="key k-tentative"></span>tentative
+      <span class="key k-running"></span>running <span class="key k-played"></span>played <span class="key k-break"></span>break
+      <span class="key k-moved"></span>moved <span class="key k-deadline"></span>deadline <span class="key k-now"></span>now</p>`;
+}
