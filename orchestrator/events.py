@@ -23,10 +23,10 @@ data inside the event; :func:`parse_playoff_event` drops it on reading.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PlainSerializer, TypeAdapter
 
@@ -175,21 +175,42 @@ def parse_event_stream_event(type_: str, data: Mapping[str, Any]) -> EventStream
 
 
 def apply_event(state: EventState | None, event: EventStreamEvent, stamp: Stamp) -> EventState:
+    """The event's state after ``event``; :class:`PlayoffError` if it is not allowed."""
     if isinstance(event, EventCreated):
-        if state is not None:
-            raise PlayoffError("the event already exists")
+        _check_new(state, "the event")
         return event.create(stamp)
-    if state is None:
-        raise PlayoffError(f"{event.type} before the event was created")
-    return event.apply(state, stamp)
+    return event.apply(_check_exists(state, event.type, "the event"), stamp)
 
 
 def fold_event(events: Iterable[tuple[EventStreamEvent, Stamp]]) -> EventState:
-    state: EventState | None = None
-    for event, stamp in events:
-        state = apply_event(state, event, stamp)
+    return _fold(events, apply_event, "no such event")
+
+
+_State = TypeVar("_State")
+_Logged = TypeVar("_Logged")
+
+
+def _check_new(state: object | None, what: str) -> None:
+    if state is not None:
+        raise PlayoffError(f"{what} already exists")
+
+
+def _check_exists(state: _State | None, event_type: str, what: str) -> _State:
     if state is None:
-        raise PlayoffError("no such event")
+        raise PlayoffError(f"{event_type} before {what} was created")
+    return state
+
+
+def _fold(
+    events: Iterable[tuple[_Logged, Stamp]],
+    apply: Callable[[_State | None, _Logged, Stamp], _State],
+    missing: str,
+) -> _State:
+    state: _State | None = None
+    for event, stamp in events:
+        state = apply(state, event, stamp)
+    if state is None:
+        raise PlayoffError(missing)
     return state
 
 
@@ -784,21 +805,13 @@ def apply_playoff(
 ) -> PlayoffState:
     """The state after ``event``; :class:`PlayoffError` if it is not allowed."""
     if isinstance(event, PlayoffCreated | ExtraBoardsCreated):
-        if state is not None:
-            raise PlayoffError("the play-off already exists")
+        _check_new(state, "the play-off")
         return event.create(stamp)
-    if state is None:
-        raise PlayoffError(f"{event.type} before the play-off was created")
-    return event.apply(state, stamp)
+    return event.apply(_check_exists(state, event.type, "the play-off"), stamp)
 
 
 def fold_playoff(events: Iterable[tuple[PlayoffEvent, Stamp]]) -> PlayoffState:
-    state: PlayoffState | None = None
-    for event, stamp in events:
-        state = apply_playoff(state, event, stamp)
-    if state is None:
-        raise PlayoffError("no such play-off")
-    return state
+    return _fold(events, apply_playoff, "no such play-off")
 
 
 def _result_text(result: Result) -> str:
