@@ -63,6 +63,7 @@ from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
     "AdjustClock",
+    "Applied",
     "ChooseArmageddonColours",
     "Command",
     "CommandBase",
@@ -501,21 +502,31 @@ transitions, are not among them)."""
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
 
+class Applied(NamedTuple):
+    """One event of a command, applied: its stamp, and the state just after it."""
+
+    event: PlayoffEvent
+    stamp: Stamp
+    after: PlayoffState
+
+
 def apply_command(
     state: PlayoffState, command: CommandBase, ctx: Context, actor: str | None = None
-) -> tuple[PlayoffState, list[tuple[PlayoffEvent, Stamp]]]:
-    """The state after ``command``, and its events with their stamps (nothing logged).
+) -> list[Applied]:
+    """``command``'s events, each applied to the state it follows (nothing logged).
 
-    :class:`~playoff_formats.errors.PlayoffError` (or a
-    :class:`pydantic.ValidationError` for an event out of range) when it is refused.
+    The last one's ``after`` is the state after the command (the state itself for
+    a command that decides no event). :class:`~playoff_formats.errors.PlayoffError`
+    (or a :class:`pydantic.ValidationError` for an event out of range) when it is
+    refused.
     """
     after = state
-    applied: list[tuple[PlayoffEvent, Stamp]] = []
+    applied: list[Applied] = []
     for seq, event in enumerate(command.decide(state, ctx), start=state.seq + 1):
         stamp = Stamp(seq, ctx.now, actor)
         after = apply_playoff(after, event, stamp)
-        applied.append((event, stamp))
-    return after, applied
+        applied.append(Applied(event, stamp, after))
+    return applied
 
 
 def refusal(state: PlayoffState, command: CommandBase, ctx: Context) -> str | None:

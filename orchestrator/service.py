@@ -310,11 +310,15 @@ class Service:
                 planned_start=lambda s, match, game: schedule.planned_start(s, match, game, now),
             )
             try:
-                trial, applied = apply_command(state, command, ctx, actor)
+                applied = apply_command(state, command, ctx, actor)
             except (PlayoffError, ValidationError) as exc:
                 raise Conflict(_reason(exc)) from None
-            events = [event for event, _ in applied]
-            logged = _with_extras(state, applied)
+            if not applied:
+                raise Conflict("this command changes nothing")
+            trial = applied[-1].after
+            events = [a.event for a in applied]
+            # What travels beside each event comes from the state just after it.
+            logged = [Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied]
             if any(e.schedule_override for e in events):
                 try:  # an override the schedule cannot follow is refused before it is logged
                     schedule.plan(trial, now)
@@ -330,17 +334,6 @@ class Service:
 
     def _lock(self, stream: str) -> asyncio.Lock:
         return self._locks.setdefault(stream, asyncio.Lock())
-
-
-def _with_extras(
-    state: PlayoffState, applied: Sequence[tuple[PlayoffEvent, Stamp]]
-) -> list[Logged]:
-    """Each event with what travels beside it, from the state just after it."""
-    logged = []
-    for event, stamp in applied:
-        state = apply_playoff(state, event, stamp)
-        logged.append(Logged(event, stamp, event_extras(event, state)))
-    return logged
 
 
 def _reason(exc: Exception) -> str:
