@@ -22,6 +22,7 @@ from orchestrator.store import (
     SCHEMA_VERSION,
     AppendRequest,
     AsyncEventStore,
+    AtomicAppend,
     ConcurrencyError,
     EventStore,
     InvalidEventError,
@@ -247,6 +248,42 @@ def test_append_group_refuses_one_request_alone(path: Path) -> None:
         assert isinstance(results[3], InvalidEventError)
         assert [[e.seq for e in r] for r in results if isinstance(r, list)] == [[1], [2]]
         assert [e.type for e in store.read("po")] == ["a", "e"]
+
+
+def test_an_atomic_append_stores_every_stream_or_none(path: Path) -> None:
+    """A play-off and its link in its event's stream: both, or neither."""
+    with SqliteEventStore(path) as store:
+        store.append("event-1", "created", {}, actor=None, recorded_at=T0)
+        created = AppendRequest("playoff-9", [NewEvent("playoff-created", {})], None, T0, 0)
+        linked = AppendRequest("event-1", [NewEvent("playoff-linked", {})], None, T0, 1)
+        results = store.append_group([
+            AtomicAppend((created, linked)),
+            # A second creation raced the first: its link expects the event at seq 1.
+            AtomicAppend((
+                AppendRequest("playoff-8", [NewEvent("playoff-created", {})], None, T0, 0),
+                AppendRequest("event-1", [NewEvent("playoff-linked", {})], None, T0, 1),
+            )),
+        ])
+        assert [(e.stream, e.seq) for e in results[0]] == [("playoff-9", 1), ("event-1", 2)]
+        assert isinstance(results[1], ConcurrencyError)
+        assert store.read("playoff-8") == []  # nothing of the refused unit
+        assert [e.type for e in store.read("event-1")] == ["created", "playoff-linked"]
+
+
+async def test_the_async_store_appends_atomically(path: Path) -> None:
+    async with AsyncEventStore(SqliteEventStore(path)) as aio:
+        await aio.append("event-1", "created", {}, actor=None, recorded_at=T0)
+        made = await aio.append_atomic([
+            AppendRequest("playoff-9", [NewEvent("a", {}), NewEvent("b", {})], None, T0, 0),
+            AppendRequest("event-1", [NewEvent("playoff-linked", {})], None, T0, 1),
+        ])
+        assert [[e.type for e in part] for part in made] == [["a", "b"], ["playoff-linked"]]
+        with pytest.raises(ConcurrencyError):
+            await aio.append_atomic([
+                AppendRequest("playoff-8", [NewEvent("a", {})], None, T0, 0),
+                AppendRequest("event-1", [NewEvent("playoff-linked", {})], None, T0, 1),
+            ])
+        assert await aio.read("playoff-8") == []
 
 
 # --------------------------------------------------------------------------- restart

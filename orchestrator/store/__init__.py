@@ -10,7 +10,9 @@ A PostgreSQL backend implements :class:`EventStore` and nothing else changes.
 from orchestrator.store.aio import AsyncEventStore, GroupCommitStats
 from orchestrator.store.base import (
     AppendRequest,
+    AppendUnit,
     AsyncEventLog,
+    AtomicAppend,
     ConcurrencyError,
     EventStore,
     InvalidEventError,
@@ -26,8 +28,10 @@ from orchestrator.store.sqlite import SCHEMA_VERSION, SqliteEventStore
 __all__ = [
     "SCHEMA_VERSION",
     "AppendRequest",
+    "AppendUnit",
     "AsyncEventLog",
     "AsyncEventStore",
+    "AtomicAppend",
     "ConcurrencyError",
     "EventStore",
     "GroupCommitStats",

@@ -29,6 +29,8 @@ from typing import Any, TypeVar
 
 from orchestrator.store.base import (
     AppendRequest,
+    AppendUnit,
+    AtomicAppend,
     EventStore,
     NewEvent,
     StoreClosedError,
@@ -37,7 +39,7 @@ from orchestrator.store.base import (
 )
 
 T = TypeVar("T")
-_Job = tuple[AppendRequest, "concurrent.futures.Future[list[StoredEvent]]"]
+_Job = tuple[AppendUnit, "concurrent.futures.Future[list[StoredEvent]]"]
 
 
 @dataclass
@@ -104,8 +106,19 @@ class AsyncEventStore:
         request = AppendRequest(stream, tuple(events), actor, recorded_at, expected_seq, command_id)
         return await self.submit(request)
 
-    async def submit(self, request: AppendRequest) -> list[StoredEvent]:
-        """Queue one request for the next group commit; its events once committed."""
+    async def append_atomic(self, requests: Sequence[AppendRequest]) -> list[list[StoredEvent]]:
+        """Several streams' events in one transaction (all or nothing); each request's
+        stored events, in order."""
+        stored = await self.submit(AtomicAppend(tuple(requests)))
+        split: list[list[StoredEvent]] = []
+        at = 0
+        for request in requests:
+            split.append(stored[at : at + len(request.events)])
+            at += len(request.events)
+        return split
+
+    async def submit(self, request: AppendUnit) -> list[StoredEvent]:
+        """Queue one unit for the next group commit; its events once committed."""
         future: concurrent.futures.Future[list[StoredEvent]] = concurrent.futures.Future()
         with self._lock:
             if self._closed:

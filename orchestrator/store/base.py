@@ -99,6 +99,22 @@ class AppendRequest:
     command_id: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class AtomicAppend:
+    """Requests to several streams that are stored together or not at all (a play-off
+    created and linked to its event): a unit of :meth:`EventStore.append_group`.
+
+    Each request keeps its own checks (``expected_seq``, ``command_id``); if one
+    fails, none of them is stored.
+    """
+
+    requests: tuple[AppendRequest, ...]
+
+
+AppendUnit = AppendRequest | AtomicAppend
+"""What :meth:`EventStore.append_group` applies alone: one request, or several at once."""
+
+
 # --------------------------------------------------------------------------- protocol
 
 
@@ -146,13 +162,14 @@ class EventStore(Protocol):
         ...
 
     def append_group(
-        self, requests: Sequence[AppendRequest]
+        self, requests: Sequence[AppendUnit]
     ) -> list[list[StoredEvent] | Exception]:
-        """Group commit: apply each request alone, commit them all at once.
+        """Group commit: apply each unit alone, commit them all at once.
 
-        The result has one entry per request: its stored events, or the exception
-        that refused it (that request alone is rolled back). If the commit itself
-        fails, this raises and nothing of the group is stored.
+        The result has one entry per unit: its stored events (for an
+        :class:`AtomicAppend`, those of its requests in order), or the exception that
+        refused it (that unit alone is rolled back). If the commit itself fails,
+        this raises and nothing of the group is stored.
         """
         ...
 
@@ -207,6 +224,11 @@ class AsyncEventLog(Protocol):
         expected_seq: int | None = None,
         command_id: str | None = None,
     ) -> list[StoredEvent]: ...
+
+    async def append_atomic(self, requests: Sequence[AppendRequest]) -> list[list[StoredEvent]]:
+        """Several streams' events in one transaction: each request's stored events, or
+        the first refusal raised and nothing stored."""
+        ...
 
     async def read(
         self, stream: str, after: int = 0, limit: int | None = None

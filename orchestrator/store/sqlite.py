@@ -29,6 +29,8 @@ from typing import Any
 
 from orchestrator.store.base import (
     AppendRequest,
+    AppendUnit,
+    AtomicAppend,
     ConcurrencyError,
     JsonObject,
     NewEvent,
@@ -286,13 +288,14 @@ class SqliteEventStore:
             return stored
 
     def append_group(
-        self, requests: Sequence[AppendRequest]
+        self, requests: Sequence[AppendUnit]
     ) -> list[list[StoredEvent] | Exception]:
         results: list[list[StoredEvent] | Exception] = []
-        prepared: list[_Prepared | None] = []
-        for request in requests:
+        prepared: list[list[_Prepared] | None] = []
+        for unit in requests:
             try:
-                prepared.append(_Prepared(request))
+                parts = unit.requests if isinstance(unit, AtomicAppend) else (unit,)
+                prepared.append([_Prepared(request) for request in parts])
                 results.append([])
             except Exception as exc:
                 prepared.append(None)
@@ -308,7 +311,7 @@ class SqliteEventStore:
                         continue
                     conn.execute("SAVEPOINT request")
                     try:
-                        results[i] = self._apply(conn, item)
+                        results[i] = [e for part in item for e in self._apply(conn, part)]
                     except Exception as exc:
                         if not conn.in_transaction:
                             # SQLite rolled the whole transaction back (I/O error, full
