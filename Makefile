@@ -2,6 +2,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# make demo PORT=8080 HOST=0.0.0.0
+PORT ?= 8000
+HOST ?= 127.0.0.1
 
 .PHONY: demo test browser bench clean
 
@@ -22,8 +25,9 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# The demo's own log is started afresh each time; other logs are never deleted.
 demo: $(STAMP)
-	$(BIN)/playoff demo
+	$(BIN)/playoff demo --fresh --db .demo/playoff.db --host $(HOST) --port $(PORT)
 
 test: $(STAMP) browser
 	$(BIN)/ruff check .

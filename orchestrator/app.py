@@ -16,6 +16,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from orchestrator.api import pages, ws
 from orchestrator.api.routes import router
@@ -51,7 +52,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         log = store if store is not None else AsyncEventStore(SqliteEventStore(settings.db_path))
-        service = Service(log, clock, bus=bus or InProcessBus(), ids=ids)
+        service = Service(
+            log, clock, bus=bus or InProcessBus(), ids=ids, utc_offset=settings.hall_offset()
+        )
         await service.load()
         scheduler = PlayoffScheduler(service, clock, settings)
         flags = FlagTimers(service, clock)
@@ -83,7 +86,9 @@ def create_app(
             if store is None:
                 await log.aclose()
 
-    app = FastAPI(
+    # The API docs' scripts and styles are served from a packaged copy, not a CDN:
+    # the docs work in a hall with no internet.
+    app = FastAPIOffline(
         title="Play-off orchestrator",
         summary="Play-off scheduling and clock orchestration for events that end in a tie.",
         version="0.1.0",

@@ -60,7 +60,7 @@ class Published:
         """Only clocks changed, and nothing that is listed for everyone to see (an
         adjustment by hand is): the event frames carry all that changed."""
         return all(
-            logged.event.clock_only and not logged.event.arbiter_change
+            logged.event.clock_only and not logged.event.listed
             for logged in self.events
         )
 

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import re
+import socket
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
+from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -15,10 +21,11 @@ from rich.table import Table
 
 from orchestrator.files import demo_event, read_event, resolve_regulation
 from playoff_formats.builders.gct import bracket_json, gct2015_playoff
-from playoff_formats.builders.stanzas import extra_boards
+from playoff_formats.builders.stanzas import HUBERT_PHILLIPS_BOWL, extra_boards
 from playoff_formats.errors import PlayoffError
 from playoff_formats.io.json_event import event_json_schema
 from playoff_formats.placings import Awards, award_prizes
+from playoff_formats.regulations import CriteriaRegulation, Regulation
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import points as score_text
 
@@ -43,6 +50,16 @@ RegulationOpt = Annotated[
     ),
 ]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f")]
+PortOpt = Annotated[int, typer.Option("--port", min=1, max=65535)]
+
+
+KNOWN_COMPETITIONS = (HUBERT_PHILLIPS_BOWL,)
+"""Competitions with an exception of their own to EBU 143.2.1."""
+
+
+def _competition_key(name: str) -> str:
+    # As the stanza builder reads it: case, spaces and underscores do not matter.
+    return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
 def _fail(message: str) -> None:
@@ -61,14 +78,15 @@ def standings(
     """Compute the standings and explain every tie split."""
     try:
         event = read_event(file)
-        result = resolve_regulation(regulation, event).standings(event)
+        rules = resolve_regulation(regulation, event)
+        result = rules.standings(event)
     except PlayoffError as exc:
         _fail(str(exc))
         return
     if format is OutputFormat.json:
         _print_json(result.to_json())
     else:
-        print_standings(Console(), result, event.name)
+        print_standings(Console(), result, event.name, rules)
 
 
 def _parse_amounts(text: str | None, option: str) -> list[str]:
@@ -97,6 +115,10 @@ def prizes(
         str | None, typer.Option("--playoff-winner", help="Id of the play-off winner")
     ] = None,
     regulation: RegulationOpt = None,
+    currency: Annotated[
+        str | None,
+        typer.Option("--currency", help="Shown with every amount: a code (USD) or a symbol ($)"),
+    ] = None,
     format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Divide prize money and tour points (GCT 2015 reg. 1)."""
@@ -112,7 +134,7 @@ def prizes(
     if format is OutputFormat.json:
         _print_json(awards.to_json())
     else:
-        print_awards(Console(), awards)
+        print_awards(Console(), awards, currency)
 
 
 @app.command()
@@ -164,7 +186,11 @@ def extra_boards_command(
         int, typer.Option("--scheduled", min=1, help="Boards scheduled in the match")
     ],
     event: Annotated[
-        str | None, typer.Option("--event", help="hubert-phillips-bowl for its exception")
+        str | None,
+        typer.Option(
+            "--event",
+            help=f"A competition with its own exception: {', '.join(KNOWN_COMPETITIONS)}",
+        ),
     ] = None,
     stage_boards: Annotated[
         int | None,
@@ -172,6 +198,11 @@ def extra_boards_command(
     ] = None,
 ) -> None:
     """Extra boards for a tied bridge knock-out match (EBU 143.2.1), as JSON."""
+    if event is not None and _competition_key(event) not in KNOWN_COMPETITIONS:
+        _fail(
+            f"--event: {event!r} is not a competition with its own exception; known: "
+            f"{', '.join(KNOWN_COMPETITIONS)} (leave --event out for the standard rule)"
+        )
     try:
         plan = extra_boards(scheduled, event=event, stage_boards=stage_boards)
     except PlayoffError as exc:
@@ -209,9 +240,10 @@ def schema(
 def serve(
     db: Annotated[Path, typer.Option("--db", help="The SQLite event log")] = Path("playoff.db"),
     host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port")] = 8000,
+    port: PortOpt = 8000,
 ) -> None:
     """Run the service."""
+    _check_port(host, port)
     import uvicorn
 
     from orchestrator.app import create_app
@@ -228,29 +260,47 @@ def demo(
     serve: Annotated[
         bool, typer.Option("--serve/--no-serve", help="Run the service after showing the event")
     ] = True,
-    db: Annotated[Path, typer.Option("--db")] = Path(".demo/playoff.db"),
+    db: Annotated[Path, typer.Option("--db", help="The demo's SQLite event log")] = Path(
+        ".demo/playoff.db"
+    ),
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Delete the log at --db first, if there is one")
+    ] = False,
     host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port")] = 8000,
+    port: PortOpt = 8000,
 ) -> None:
     """The demo: a real round robin that ended in a three-way tie, and its play-off."""
+    made = None
+    if serve:
+        from orchestrator.demo import DemoRefused, prepare_demo
+        from orchestrator.timesource import SystemTime
+
+        # Every refusal comes before anything is shown, and a refusal changes nothing.
+        _check_port(host, port)
+        try:
+            made = asyncio.run(prepare_demo(db, SystemTime(), fresh=fresh))
+        except DemoRefused as exc:
+            _fail(str(exc))
+            return
+        except OSError as exc:
+            _fail(f"{db}: cannot be written ({exc.strerror or exc}); choose another file with --db")
+            return
     event = demo_event()
-    result = resolve_regulation(None, event).standings(event)
+    rules = resolve_regulation(None, event)
+    result = rules.standings(event)
     console = Console()
-    print_standings(console, result, event.name)
+    print_standings(console, result, event.name, rules)
     playoff = gct2015_playoff(result.playoff, name=event.name)
     names = {row.id: row.name for row in result.rows}
     print_bracket(console, bracket_json(playoff), [], names)
-    if not serve:
+    if made is None:
         return
     import uvicorn
 
     from orchestrator.app import create_app
-    from orchestrator.demo import prepare_demo
     from orchestrator.settings import Settings
-    from orchestrator.timesource import SystemTime
 
     settings = Settings(db_path=db, host=host, port=port)
-    made = asyncio.run(prepare_demo(db, SystemTime()))
     base = settings.base_url
     lines = [
         f"[bold]The service runs at {base}[/] (Ctrl-C stops it)",
@@ -269,21 +319,54 @@ def demo(
     )
 
 
-def print_standings(console: Console, result: Standings, title: str) -> None:
-    keys: list[str] = []
-    for row in result.rows:
-        keys.extend(k for k in row.tiebreaks if k not in keys)
+def _check_port(host: str, port: int) -> None:
+    """Refuse, in words, an address the service could not listen on."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        _fail(f"--host {host}: {exc.strerror}")
+        return
+    family, kind, proto, _, address = found[0]
+    with socket.socket(family, kind, proto) as probe:
+        # As uvicorn binds: a port left in TIME_WAIT by a stopped server is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                _fail(
+                    f"port {port} is already in use on {host}; stop what uses it, or choose "
+                    f"another port with --port (e.g. --port {port + 1 if port < 65535 else 8000})"
+                )
+            _fail(
+                f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port "
+                "or --host"
+            )
+
+
+NOT_APPLIED = "—"
+
+
+def print_standings(
+    console: Console, result: Standings, title: str, regulation: Regulation | None = None
+) -> None:
+    columns = _columns(result, regulation)
     table = Table(title=f"{title} ({result.regulation})")
     table.add_column("Rank", justify="right")
     table.add_column("Name")
     table.add_column("Score", justify="right")
-    for key in keys:
+    for key in columns:
         table.add_column(key.replace("_", " "), justify="right")
     table.add_column("Play-off")
     # Chess scores read in halves (5½); bridge scores are VPs or HPs with decimals.
     show_score = _cell if result.regulation.startswith("ebu") else score_text
+    not_applied = False
     for row in result.rows:
-        cells = [_cell(row.tiebreaks.get(k)) for k in keys]
+        cells = []
+        for key in columns:
+            value = row.tiebreaks.get(key)
+            not_applied = not_applied or value is None
+            cells.append(NOT_APPLIED if value is None else _cell(value))
         table.add_row(
             str(row.rank),
             row.name,
@@ -292,9 +375,59 @@ def print_standings(console: Console, result: Standings, title: str) -> None:
             "yes" if row.playoff else "",
         )
     console.print(table)
-    console.print("[bold]How the ties were split[/]")
-    for line in result.explanation:
-        console.print(f"  {line}", highlight=False)
+    if not_applied:
+        console.print(
+            f"  {NOT_APPLIED} not applied: only players still tied when the regulation reaches "
+            "a criterion are compared by it.",
+            highlight=False,
+        )
+    if result.explanation:
+        console.print("[bold]How the ties were split[/]")
+        for line in result.explanation:
+            console.print(f"  {line}", highlight=False)
+
+
+def _columns(result: Standings, regulation: Regulation | None) -> list[str]:
+    """The tiebreak columns in the regulation's order of criteria.
+
+    A list of criteria gives its order. A regulation that decides by rules of its
+    own (county1980, EBU 143.7) applies them in order to each tie, so the order
+    its steps took is its order; values that no step used keep the rows' order,
+    before them.
+    """
+    keys: list[str] = []
+    for row in result.rows:
+        keys.extend(k for k in row.tiebreaks if k not in keys)
+    if isinstance(regulation, CriteriaRegulation):
+        order = [lc.criterion.key for lc in regulation.criteria]
+    else:
+        order = _order_of_steps(result)
+    ranked = [k for k in order if k in keys]
+    return [k for k in keys if k not in ranked] + ranked
+
+
+def _order_of_steps(result: Standings) -> list[str]:
+    """The criteria in the order each tie met them, merged over every tie."""
+    sequences: dict[tuple[tuple[str, ...], int], list[str]] = {}
+    first_seen: list[str] = []
+    for step in result.steps:
+        sequence = sequences.setdefault((tuple(step.tied), step.first_place), [])
+        if step.criterion not in sequence:
+            sequence.append(step.criterion)
+        if step.criterion not in first_seen:
+            first_seen.append(step.criterion)
+    before: dict[str, set[str]] = {k: set() for k in first_seen}
+    for sequence in sequences.values():
+        for earlier, later in pairwise(sequence):
+            before[later].add(earlier)
+    order: list[str] = []
+    while len(order) < len(first_seen):
+        ready = [k for k in first_seen if k not in order and before[k] <= set(order)]
+        # Ties that met criteria in contradictory orders: first come, first placed.
+        order.append(ready[0] if ready else next(k for k in first_seen if k not in order))
+    return order
+
+
 
 
 def _cell(value: Any) -> str:
@@ -335,24 +468,55 @@ def print_bracket(
         )
 
 
-def print_awards(console: Console, awards: Awards) -> None:
+class Money:
+    """Amounts as an arbiter reads them: thousands separated, cents only where some
+    amount has them, and the currency only when the organiser gave one."""
+
+    def __init__(self, amounts: Sequence[Fraction | None], currency: str | None) -> None:
+        self.cents = any(a is not None and (a * 100) % 100 for a in amounts)
+        self.currency = (currency or "").strip()
+
+    def __call__(self, amount: Fraction | float) -> str:
+        figure = f"{float(amount):,.2f}" if self.cents else f"{round(float(amount)):,}"
+        if not self.currency:
+            return figure
+        if self.currency.isalpha():
+            return f"{self.currency} {figure}"
+        return f"{self.currency}{figure}"
+
+
+# The notes word amounts as plain decimals (100000.0); shown here as the table shows them.
+_AMOUNT_IN_NOTE = re.compile(r"(?<![\w.])\d+\.\d+(?!\w|\.\d)")
+
+
+def print_awards(console: Console, awards: Awards, currency: str | None = None) -> None:
+    money = Money(
+        [a.money for a in awards.players]
+        + [awards.pending_first_prize, awards.pending_each_loser],
+        currency,
+    )
     table = Table(title="Prize money and tour points")
     table.add_column("Place", justify="right")
     table.add_column("Player")
     table.add_column("Score", justify="right")
     table.add_column("Money", justify="right")
     table.add_column("Points", justify="right")
-    for award in awards.to_json()["players"]:
+    for award in awards.players:
         table.add_row(
-            "awaiting" if award["place"] is None else str(award["place"]),
-            award["name"],
-            score_text(award["score"]),
-            "awaiting play-off" if award["money"] is None else f"{award['money']:,.2f}",
-            "" if award["points"] is None else _cell(award["points"]),
+            "awaiting" if award.place is None else str(award.place),
+            award.name,
+            score_text(award.score),
+            "awaiting play-off" if award.money is None else money(award.money),
+            "" if award.points is None else _cell(_plain_points(award.points)),
         )
     console.print(table)
     for note in awards.notes:
-        console.print(f"  {note}", highlight=False)
+        shown = _AMOUNT_IN_NOTE.sub(lambda m: money(Fraction(m.group(0))), note)
+        console.print(f"  {shown}", highlight=False)
+
+
+def _plain_points(points: Fraction) -> float | int:
+    return int(points) if points.denominator == 1 else round(float(points), 4)
 
 
 def main() -> None:

@@ -32,6 +32,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from orchestrator import schedule
 from orchestrator.events import (
     ArmageddonColoursChosen,
     BoardScored,
@@ -59,6 +60,8 @@ from orchestrator.state import PlayoffState
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import Colour, Result
+from playoff_formats.schedule import RestBreach, rest_breaches
+from playoff_formats.schedule.words import span
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -100,6 +103,8 @@ class Context:
     new_seed: Callable[[], bytes]
     planned_start: Callable[[PlayoffState, int, int], datetime | None]
     """The start of a game in the schedule as it stands, or None if it has none."""
+    role: str | None = None
+    """Who sends the command: "chief", "arbiter", or the server's own ("server"...)."""
 
 
 class Route(NamedTuple):
@@ -135,13 +140,56 @@ class _GameCommand(CommandBase):
 
 
 class StartGame(_GameCommand):
-    """Start a game: its clock starts with White to move."""
+    """Start a game: its clock starts with White to move.
+
+    A start before the rest the regulation owes the players (GCT 2015 reg. 5: 30
+    minutes after the last main-event game of any play-off player; not less than 5
+    minutes between a player's games) is refused, unless the chief arbiter gives
+    ``override``, the reason to start it all the same, which is logged and shown.
+    A start inside the preferred 10 minutes is allowed, with a warning.
+    """
 
     type: Literal["start-clock"] = "start-clock"
     route = Route("POST", "/matches/{match}/games/{game}/start", "A game starts")
+    override: Reason | None = Field(
+        default=None,
+        description="The chief arbiter's reason to start before the rest the regulation owes",
+    )
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        return [GameStarted(match=self.match, game=self.game, at_ms=ctx.server_ms)]
+        breaches = self.rest_breaches(state, ctx)
+        binding = [b.text for b in breaches if b.binding]
+        if binding and self.override is None:
+            wait = max(b.until for b in breaches if b.binding) - ctx.now
+            raise PlayoffError(
+                f"too early for match {self.match}, game {self.game}: " + "; ".join(binding)
+                + f" ({span(wait)} from now). The chief arbiter may start it all the same, "
+                "giving the reason."
+            )
+        if binding and ctx.role != "chief":
+            raise PlayoffError(
+                "only the chief arbiter may start a game before the rest the regulation "
+                "owes the players: " + "; ".join(binding)
+            )
+        return [GameStarted(
+            match=self.match, game=self.game, at_ms=ctx.server_ms,
+            override=self.override if binding else None,
+            overridden=tuple(binding),
+            warnings=tuple(b.text for b in breaches if not b.binding),
+        )]
+
+    def rest_breaches(self, state: PlayoffState, ctx: Context) -> tuple[RestBreach, ...]:
+        """The rests a start now would cut short (see :mod:`playoff_formats.schedule.rest`)."""
+        if state.playoff is None:
+            return ()
+        game = state.playoff.game(self.match, self.game)
+        if game is None or (self.match, self.game) in state.started_at:
+            return ()
+        players = [p for p in (game.white, game.black) if p is not None]
+        return rest_breaches(
+            players, ctx.now, schedule.constraints(state), schedule.previous_ends(state),
+            schedule.rest_rule(state),
+        )
 
 
 class PressClock(_GameCommand):
@@ -217,7 +265,12 @@ class RecordResult(_GameCommand):
 
 
 class CorrectResult(_GameCommand):
-    """Correct an earlier result; the bracket re-propagates from it."""
+    """Correct an earlier result; the bracket re-propagates from it.
+
+    A correction that voids games played or under way, or the play-off's winner,
+    is refused until it is sent again with ``confirm``: the refusal says what it
+    would void, and the logged event lists it.
+    """
 
     type: Literal["correct"] = "correct"
     route = Route(
@@ -226,11 +279,22 @@ class CorrectResult(_GameCommand):
     )
     result: Result
     reason: Reason
+    confirm: bool = Field(
+        default=False, description="Confirms a correction that voids games or the winner"
+    )
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        return [ResultCorrected(
-            match=self.match, game=self.game, result=self.result, reason=self.reason
-        )]
+        corrected = self.preview(state)
+        if corrected.voids and not self.confirm:
+            raise PlayoffError(
+                f"this correction voids {corrected.consequences(state.names)}: send it again "
+                "with confirm to go ahead"
+            )
+        return [corrected]
+
+    def preview(self, state: PlayoffState) -> ResultCorrected:
+        """The correction's event, with what it would void."""
+        return ResultCorrected.of(state, self.match, self.game, self.result, self.reason)
 
 
 class FallFlag(_GameCommand):

@@ -7,9 +7,9 @@ after every tiebreak) and the time are arguments.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from orchestrator.events import ExtraBoardsCreated, PlayoffCreated
@@ -17,10 +17,13 @@ from playoff_formats import lots
 from playoff_formats.builders.gct import gct2015_playoff
 from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.errors import PlayoffError
-from playoff_formats.model import Event, IndividualEvent, TeamEvent
+from playoff_formats.model import Event, IndividualEvent, TeamEvent, TeamMatch
+from playoff_formats.scoring import imps
 from playoff_formats.standings import Standings
 
-__all__ = ["PlayoffOptions", "extra_boards_created", "playoff_created", "seeds_by_lots"]
+__all__ = [
+    "PlayoffOptions", "extra_boards_created", "imp_margin", "playoff_created", "seeds_by_lots",
+]
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ def playoff_created(
     options: PlayoffOptions,
     now: datetime,
     new_seed: Callable[[], bytes],
+    utc_offset: timedelta = timedelta(0),
 ) -> PlayoffCreated:
     """The play-off a tie for first requires (GCT 2015 regs. 2 and 6-10)."""
     if not standings.playoff:
@@ -77,6 +81,7 @@ def playoff_created(
         deadline=options.deadline,
         not_before=options.not_before,
         seeding_draw=tuple(seeding_draw),
+        utc_offset=utc_offset,
     )
 
 
@@ -101,6 +106,21 @@ def seeds_by_lots(
     return seeds, draws
 
 
+def imp_margin(match: TeamMatch, team: str) -> float:
+    """``team``'s IMP margin in a bridge match: its ``imps`` as given, else the IMPs of
+    its boards (each board's net score from the home team's side, on the WBF scale)."""
+    if match.imps is not None:
+        home, away = match.imps
+    else:
+        home = away = 0
+        for net in match.bridge_boards:
+            won = imps(net)
+            home += max(won, 0)
+            away += max(-won, 0)
+    margin = home - away
+    return margin if team == match.home else -margin
+
+
 def extra_boards_created(
     playoff_id: str,
     event_id: str,
@@ -111,8 +131,15 @@ def extra_boards_created(
     competition: str | None,
     stage_boards: int | None,
     now: datetime,
+    utc_offset: timedelta = timedelta(0),
+    existing: Sequence[tuple[str, str]] = (),
 ) -> ExtraBoardsCreated:
-    """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
+    """Extra boards for a tied bridge knock-out match (EBU 143.2.1).
+
+    Refused unless the latest match between the two teams in the event is tied on
+    IMPs, and refused for a pair that already has its extra boards (``existing``:
+    the teams of the extra-board contests created from the event).
+    """
     if not isinstance(event, TeamEvent) or not event.is_bridge:
         raise PlayoffError("extra boards are for a bridge team event")
     teams = {t.id: t.name for t in event.teams}
@@ -121,6 +148,22 @@ def extra_boards_created(
             raise PlayoffError(f"no team {team!r} in event {event_id!r}")
     if home == away:
         raise PlayoffError("a team cannot play itself")
+    pair = {home, away}
+    if any(set(teams_of_contest) == pair for teams_of_contest in existing):
+        raise PlayoffError(
+            f"{teams[home]} and {teams[away]} already have their extra boards: a tie after "
+            "them is played on in the same contest (EBU 143.2.1)"
+        )
+    played = [m for m in event.matches if {m.home, m.away} == pair]
+    if not played:
+        raise PlayoffError(f"{teams[home]} and {teams[away]} played no match in this event")
+    margin = imp_margin(played[-1], home)
+    if margin != 0:
+        leader = home if margin > 0 else away
+        raise PlayoffError(
+            f"the match is not tied: {teams[leader]} won it by {abs(margin):g} IMPs, so no "
+            "extra boards are played (EBU 143.2.1)"
+        )
     plan = extra_boards(scheduled, event=competition, stage_boards=stage_boards)
     return ExtraBoardsCreated(
         id=playoff_id,
@@ -132,4 +175,5 @@ def extra_boards_created(
         plan=plan,
         scheduled=scheduled,
         not_before=now,
+        utc_offset=utc_offset,
     )

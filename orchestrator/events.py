@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PlainSerializer, TypeAdapter
@@ -41,6 +41,7 @@ from playoff_formats.model import Colour, Result
 from playoff_formats.playoff import (
     ARMAGEDDON_NUMBER,
     Playoff,
+    champion,
     choose_armageddon_colours,
     correct_result,
     record_result,
@@ -48,6 +49,7 @@ from playoff_formats.playoff import (
     start_match,
 )
 from playoff_formats.schedule import PinnedStart, TimeControlChange
+from playoff_formats.schedule.words import instant
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -78,6 +80,7 @@ __all__ = [
     "TimeControlShortened",
     "TokenIssued",
     "TransitionFired",
+    "VoidedGame",
     "apply_event",
     "apply_playoff",
     "fold_event",
@@ -89,6 +92,9 @@ __all__ = [
 
 Instant = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), when_used="json")]
 """A timezone-aware instant, logged as ISO 8601 with its offset (``+00:00``)."""
+
+
+_UTC = timedelta(0)
 
 
 class Stamp(NamedTuple):
@@ -138,7 +144,8 @@ class EventCreated(_Event):
     chief: TokenData
 
     def create(self, stamp: Stamp) -> EventState:
-        event = parse_event(self.event_json, "stored event")
+        # Logged once accepted: never refused again on reading (a rule may have changed).
+        event = parse_event(self.event_json, "stored event", check_regulation=False)
         return EventState(id=self.id, seq=stamp.seq, event=event, tokens=(self.chief.record(),))
 
 
@@ -229,12 +236,18 @@ class PlayoffEventBase(_Event):
     arbiter_change: ClassVar[bool] = False
     """A change made by hand, listed with its reason for everyone to see."""
 
+    @property
+    def listed(self) -> bool:
+        """This event is listed among the changes by arbiters (:attr:`arbiter_change`,
+        or, for an event that is one only sometimes, this one is)."""
+        return self.arbiter_change
+
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         raise NotImplementedError
 
     def _next(self, state: PlayoffState, stamp: Stamp, **changes: Any) -> PlayoffState:
         """One copy of the state per event: only what the event changes."""
-        if self.arbiter_change:
+        if self.listed:
             assert isinstance(self, _ArbiterChangeEvents)
             entry = ArbiterChange(stamp.seq, stamp.recorded_at, stamp.actor, self)
             changes["changes"] = (*state.changes, entry)
@@ -289,6 +302,9 @@ class PlayoffCreated(PlayoffEventBase):
     seeding_draw: tuple[dict[str, Any], ...] = Field(
         default=(), description="Lots drawn between players level after every tiebreak"
     )
+    utc_offset: timedelta = Field(
+        default=timedelta(0), description="The hall's offset from UTC (times of day in words)"
+    )
 
     def create(self, stamp: Stamp) -> PlayoffState:
         return PlayoffState(
@@ -304,6 +320,7 @@ class PlayoffCreated(PlayoffEventBase):
             deadline=self.deadline,
             not_before=self.not_before,
             updated_at=stamp.recorded_at,
+            utc_offset=self.utc_offset,
         )
 
 
@@ -321,6 +338,9 @@ class ExtraBoardsCreated(PlayoffEventBase):
     scheduled: int = Field(ge=1)
     not_before: Instant | None = None
     deadline: Instant | None = None
+    utc_offset: timedelta = Field(
+        default=timedelta(0), description="The hall's offset from UTC (times of day in words)"
+    )
 
     def create(self, stamp: Stamp) -> PlayoffState:
         return PlayoffState(
@@ -335,6 +355,7 @@ class ExtraBoardsCreated(PlayoffEventBase):
             deadline=self.deadline,
             extra=ExtraBoards.start(self.home, self.away, self.plan),
             updated_at=stamp.recorded_at,
+            utc_offset=self.utc_offset,
         )
 
 
@@ -405,10 +426,30 @@ class ArmageddonColoursChosen(PlayoffEventBase):
 
 
 class GameStarted(GameEvent):
-    """A game starts; with ``at_ms``, White's clock runs from that instant."""
+    """A game starts; with ``at_ms``, White's clock runs from that instant.
+
+    ``override``: the chief arbiter's reason for starting it before the rest the
+    regulation owes the players (GCT 2015 reg. 5), and ``overridden`` the rules so
+    set aside, in words; ``warnings``: the preferences it does not keep (an
+    interval under 10 minutes). An overridden start is listed among the changes
+    by arbiters.
+    """
 
     type: Literal["game-started"] = "game-started"
     at_ms: int | None = None
+    override: str | None = None
+    overridden: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def listed(self) -> bool:
+        return self.override is not None
+
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+        return (
+            f"match {self.match}, game {self.game} started early: "
+            + "; ".join(self.overridden)
+        )
 
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         key = self.key
@@ -487,7 +528,7 @@ class ClockAdjusted(ClockEvent):
     def step(self, clock: Clock) -> Clock:
         return clock.adjust(self.side, self.delta_ms, self.at_ms)
 
-    def describe(self, names: Mapping[str, str]) -> str:
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
         seconds = abs(self.delta_ms) / 1000
         amount = f"{seconds:g} s"
         if self.delta_ms >= 0:
@@ -536,18 +577,86 @@ class ResultRecorded(GameEvent):
         )
 
 
+class VoidedGame(BaseModel):
+    """A game a correction voided: played (with the result it had) or under way."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    match: int
+    game: int
+    white: str | None
+    black: str | None
+    result: Result | None = Field(description="Its result before; None: it was under way")
+
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+        players = " v ".join(names.get(p, p) for p in (self.white, self.black) if p)
+        what = f"match {self.match}, game {self.game}"
+        if players:
+            what += f" ({players})"
+        if self.result is None:
+            return f"{what}, under way"
+        return f"{what}, {_result_text(self.result)}"
+
+
 class ResultCorrected(GameEvent):
     """An earlier result changed; the bracket re-propagates from it.
 
     Games voided by the correction (no longer needed, or between other players)
-    lose their times and clocks: they will be played again. A game that keeps its
-    colours is not voided (it may be in progress).
+    lose their results, times and clocks: they will be played again. ``voided``
+    lists them as they were, and ``champion_before`` the play-off winner the
+    correction unseated, if any (the final placings go with it). A game that keeps
+    its colours is not voided (it may be in progress).
     """
 
     type: Literal["result-corrected"] = "result-corrected"
     arbiter_change: ClassVar[bool] = True
     result: Result
     reason: str
+    previous: Result | None = Field(default=None, description="The result it corrects")
+    voided: tuple[VoidedGame, ...] = ()
+    champion_before: str | None = None
+
+    @classmethod
+    def of(
+        cls, state: PlayoffState, match: int, game: int, result: Result, reason: str
+    ) -> ResultCorrected:
+        """The correction, with what it voids in ``state``."""
+        before = state.chess
+        after = correct_result(before, match, game, result)
+        still = {(g.match, g.number) for g in after.games if g.result is not None}
+        kept = still | {(g.match, g.number) for g in after.games if g.white is not None}
+        voided = []
+        for old in sorted(before.games, key=lambda g: (g.match, g.number)):
+            key = (old.match, old.number)
+            if key == (match, game):
+                continue
+            lost_result = old.result is not None and key not in still
+            lost_game = old.result is None and key in state.started_at and key not in kept
+            if lost_result or lost_game:
+                voided.append(VoidedGame(
+                    match=old.match, game=old.number, white=old.white, black=old.black,
+                    result=old.result,
+                ))
+        unseated = champion(before)
+        corrected = before.game(match, game)
+        return cls(
+            match=match, game=game, result=result, reason=reason,
+            previous=corrected.result if corrected is not None else None, voided=tuple(voided),
+            champion_before=unseated if unseated != champion(after) else None,
+        )
+
+    @property
+    def voids(self) -> bool:
+        """It throws away games played or under way, or the play-off's winner."""
+        return bool(self.voided) or self.champion_before is not None
+
+    def consequences(self, names: Mapping[str, str]) -> str:
+        """What the correction voids, in words (empty when nothing)."""
+        parts = [g.describe(names) for g in self.voided]
+        if self.champion_before is not None:
+            who = names.get(self.champion_before, self.champion_before)
+            parts.append(f"{who} as the play-off winner, and the final placings")
+        return "; ".join(parts)
 
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         key = self.key
@@ -561,11 +670,14 @@ class ResultCorrected(GameEvent):
             state, stamp, playoff=playoff, started_at=started, ended_at=ended, clocks=clocks
         )
 
-    def describe(self, names: Mapping[str, str]) -> str:
-        return (
-            f"result of match {self.match}, game {self.game} corrected to "
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+        was = f" from {_result_text(self.previous)}" if self.previous is not None else ""
+        text = (
+            f"result of match {self.match}, game {self.game} corrected{was} to "
             f"{_result_text(self.result)}"
         )
+        voided = self.consequences(names)
+        return f"{text}; voided: {voided}" if voided else text
 
 
 # --- the arbiter's changes to the schedule
@@ -594,10 +706,10 @@ class StartMoved(GameEvent):
         pin = PinnedStart(match=key[0], game=key[1], start=self.at)
         return self._next(state, stamp, overrides=state.overrides.with_pin(pin))
 
-    def describe(self, names: Mapping[str, str]) -> str:
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
         return (
             f"start of match {self.match}, game {self.game} moved to "
-            f"{_clock_time(self.at)}"
+            f"{_clock_time(self.at, utc_offset)}"
         )
 
 
@@ -607,10 +719,10 @@ class Postponed(StartMoved):
     type: Literal["postponed"] = "postponed"  # type: ignore[assignment]
     minutes: int = Field(gt=0)
 
-    def describe(self, names: Mapping[str, str]) -> str:
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
         return (
             f"match {self.match}, game {self.game} postponed {self.minutes} min "
-            f"(to {_clock_time(self.at)})"
+            f"(to {_clock_time(self.at, utc_offset)})"
         )
 
 
@@ -650,7 +762,7 @@ class TimeControlShortened(PlayoffEventBase):
         )
         return self._next(state, stamp, overrides=state.overrides.with_time_control(change))
 
-    def describe(self, names: Mapping[str, str]) -> str:
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
         which = f"match {self.match}" if self.match is not None else "every match not begun"
         return f"time control shortened to {self.time_control} ({which})"
 
@@ -667,10 +779,10 @@ class DeadlineSet(PlayoffEventBase):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         return self._next(state, stamp, deadline=self.deadline)
 
-    def describe(self, names: Mapping[str, str]) -> str:
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
         if self.deadline is None:
             return "deadline cleared"
-        return f"deadline set to {_clock_time(self.deadline)}"
+        return f"deadline set to {_clock_time(self.deadline, utc_offset)}"
 
 
 class TransitionFired(PlayoffEventBase):
@@ -747,10 +859,16 @@ class StanzaAdvanced(PlayoffEventBase):
 
 
 _ArbiterChangeEvents = (
-    ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, DeadlineSet
+    ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, DeadlineSet, GameStarted
 )
 ArbiterChangeEvent = (
-    ClockAdjusted | ResultCorrected | StartMoved | Postponed | TimeControlShortened | DeadlineSet
+    ClockAdjusted
+    | ResultCorrected
+    | StartMoved
+    | Postponed
+    | TimeControlShortened
+    | DeadlineSet
+    | GameStarted
 )
 """The events an arbiter makes by hand with a reason (:attr:`arbiter_change`)."""
 
@@ -818,5 +936,5 @@ def _result_text(result: Result) -> str:
     return "½-½" if result is Result.DRAW else result.value
 
 
-def _clock_time(moment: datetime) -> str:
-    return f"{moment.astimezone(UTC):%H:%M} UTC"
+def _clock_time(moment: datetime, utc_offset: timedelta) -> str:
+    return instant(moment, utc_offset)

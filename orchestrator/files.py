@@ -5,10 +5,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from playoff_formats.errors import InputError
+from playoff_formats.errors import InputError, RegulationError
 from playoff_formats.io.json_event import load_event
 from playoff_formats.model import Event, IndividualEvent
-from playoff_formats.regulations import Regulation, get_regulation
+from playoff_formats.regulations import Regulation, get_regulation, kind_refusal
 from playoff_formats.regulations.custom import regulation_from_text
 
 DEMO_EVENT = "uzchess-cup-masters-2025.json"
@@ -41,7 +41,19 @@ def demo_event() -> IndividualEvent:
 
 
 def resolve_regulation(name_or_file: str | None, event: Event) -> Regulation:
-    """A named regulation, a regulation file (``.toml``/``.json``), or the event's own."""
+    """A named regulation, a regulation file (``.toml``/``.json``), or the event's own.
+
+    One that ranks another kind of event than ``event`` is a
+    :class:`RegulationError` saying both kinds, before any rule reads the event.
+    """
+    regulation = _regulation(name_or_file, event)
+    problem = kind_refusal(regulation.name, regulation.ranks, event)
+    if problem is not None:
+        raise RegulationError(problem)
+    return regulation
+
+
+def _regulation(name_or_file: str | None, event: Event) -> Regulation:
     if name_or_file is None:
         return get_regulation(event.regulation)
     path = Path(name_or_file)

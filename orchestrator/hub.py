@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from orchestrator import schedule
 from orchestrator.auth import Role
 from orchestrator.bus import Published
 from orchestrator.state import PlayoffState
@@ -289,8 +290,8 @@ class Hub:
         cached = self._views.get(state.id)
         now = self.time.now()
         server_ms = self.time.server_ms()
-        try:
-            plan: Plan | None = self.service.plan(state)
+        try:  # the schedule as of the view's own instant, not a moment later
+            plan: Plan | None = schedule.plan(state, now)
             error = None
         except (PlayoffError, ValueError) as exc:
             plan, error = None, str(exc.args[0]) if exc.args else str(exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from orchestrator.state import PlayoffState
+from playoff_formats.builders.gct import REST_RULE
 from playoff_formats.errors import PlayoffError
 from playoff_formats.schedule import (
     Actuals,
@@ -22,7 +23,38 @@ from playoff_formats.schedule import (
     plan_stanzas,
 )
 
-__all__ = ["plan", "planned_start"]
+__all__ = ["constraints", "plan", "planned_start", "previous_ends", "rest_rule"]
+
+
+def rest_rule(state: PlayoffState) -> str:
+    """The regulation's rule for the breaks, as cited to arbiters."""
+    return "" if state.extra is not None else REST_RULE
+
+
+def constraints(state: PlayoffState) -> Constraints:
+    """What the regulation and the organiser impose on this play-off's schedule."""
+    return Constraints(
+        main_event_ended=state.main_event_ended,
+        not_before=state.not_before,
+        deadline=state.deadline,
+        utc_offset=state.utc_offset,
+        names=state.names,
+    )
+
+
+def previous_ends(state: PlayoffState) -> dict[str, datetime]:
+    """Each player's end of their latest play-off game that has ended."""
+    ends: dict[str, datetime] = {}
+    if state.playoff is None:
+        return ends
+    for game in state.playoff.games:
+        ended = state.ended_at.get((game.match, game.number))
+        if ended is None or game.result is None:
+            continue
+        for player in (game.white, game.black):
+            if player is not None and (player not in ends or ended > ends[player]):
+                ends[player] = ended
+    return ends
 
 
 def plan(state: PlayoffState, now: datetime) -> Plan:
@@ -31,11 +63,7 @@ def plan(state: PlayoffState, now: datetime) -> Plan:
     :class:`~playoff_formats.errors.PlayoffError` (or ``ValueError``) when the
     inputs cannot be planned.
     """
-    constraints = Constraints(
-        main_event_ended=state.main_event_ended,
-        not_before=state.not_before,
-        deadline=state.deadline,
-    )
+    limits = constraints(state)
     games = tuple(
         GameActual(match=key[0], game=key[1], started_at=start, ended_at=state.ended_at.get(key))
         for key, start in sorted(state.started_at.items())
@@ -51,9 +79,12 @@ def plan(state: PlayoffState, now: datetime) -> Plan:
             StanzaToPlace(match=1, stanza=n, boards=size, teams=teams)
             for n, size in enumerate(sizes, start=1)
         )
-        bridge = constraints.model_copy(
-            update={"break_after_main_event": timedelta(0), "rule": ""}
-        )
+        # Extra boards follow the match at once (EBU 143.2.1), and a stanza follows the
+        # previous one: the teams change tables or partners, with no chess interval.
+        bridge = limits.model_copy(update={
+            "break_after_main_event": timedelta(0), "rule": "",
+            "min_interval": timedelta(0), "preferred_interval": timedelta(0),
+        })
         return plan_stanzas(stanzas, bridge, Actuals(games=games), now=now)
     playoff = state.chess
     # A pinned start matters while its game is still to play: an Armageddon pinned in
@@ -64,7 +95,7 @@ def plan(state: PlayoffState, now: datetime) -> Plan:
         and playoff.match(pin.match).decision is None
     )
     overrides = state.overrides.model_copy(update={"pins": pins})
-    return plan_playoff(playoff, constraints, Actuals(games=games, overrides=overrides), now=now)
+    return plan_playoff(playoff, limits, Actuals(games=games, overrides=overrides), now=now)
 
 
 def planned_start(state: PlayoffState, match: int, game: int, now: datetime) -> datetime | None:

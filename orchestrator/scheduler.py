@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
+from apscheduler.events import EVENT_JOB_SUBMITTED, JobSubmissionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
@@ -85,6 +86,13 @@ class PlayoffScheduler:
         self.settings = settings
         self.aps = AsyncIOScheduler(timezone=UTC)
         self._pending: dict[str, dict[str, Transition]] = {}
+        # From the moment APScheduler hands a job to its executor until the run ends:
+        # registering it again meanwhile (its time moved with "now") would run it twice.
+        self._firing: set[str] = set()
+        self.aps.add_listener(self._on_submitted, EVENT_JOB_SUBMITTED)
+
+    def _on_submitted(self, event: JobSubmissionEvent) -> None:
+        self._firing.add(event.job_id)
 
     def start(self) -> None:
         self.aps.start()
@@ -126,16 +134,21 @@ class PlayoffScheduler:
         for job in before.keys() - wanted.keys():
             if self.aps.get_job(job) is not None:
                 self.aps.remove_job(job)
-        delay_origin = self.time.now()
         for job, transition in wanted.items():
-            if before.get(job) == transition and self.aps.get_job(job) is not None:
+            # Registered already at this instant: leave it. One being run is registered
+            # again (if still wanted) when its run ends: now, it would run twice.
+            if before.get(job) == transition or job in self._firing:
                 continue
-            run_date = datetime.now(UTC) + max(transition.at - delay_origin, timedelta(0))
-            self.aps.add_job(
-                self._fire, DateTrigger(run_date=run_date), id=job, replace_existing=True,
-                args=[state.id, job], misfire_grace_time=None, coalesce=True,
-            )
+            self._register(state.id, transition)
         self._pending[state.id] = wanted
+
+    def _register(self, playoff_id: str, transition: Transition) -> None:
+        run_date = datetime.now(UTC) + max(transition.at - self.time.now(), timedelta(0))
+        self.aps.add_job(
+            self._fire, DateTrigger(run_date=run_date), id=transition.job,
+            replace_existing=True, args=[playoff_id, transition.job],
+            misfire_grace_time=None, coalesce=True,
+        )
 
     def jobs(self, playoff_id: str) -> list[Transition]:
         """The transitions registered for a play-off, soonest first."""
@@ -144,12 +157,19 @@ class PlayoffScheduler:
     async def _fire(self, playoff_id: str, job: str) -> None:
         """APScheduler's call: re-plan first, since time alone moves the schedule (a game
         running long), then fire only if the transition is still due."""
-        self.sync(self.service.playoff(playoff_id))
-        transition = self._pending.get(playoff_id, {}).get(job)
-        if transition is None or transition.at > self.time.now():
-            return  # gone, or moved later: sync registered it at its new time
-        self._pending[playoff_id].pop(job, None)
-        await self._fire_transition(playoff_id, transition)
+        self._firing.add(job)
+        try:
+            self.sync(self.service.playoff(playoff_id))
+            transition = self._pending.get(playoff_id, {}).get(job)
+            if transition is None or transition.at > self.time.now():
+                return  # gone, or moved later: registered again at its new time below
+            self._pending[playoff_id].pop(job, None)
+            await self._fire_transition(playoff_id, transition)
+        finally:
+            self._firing.discard(job)
+            later = self._pending.get(playoff_id, {}).get(job)
+            if later is not None and self.aps.get_job(job) is None:
+                self._register(playoff_id, later)
 
     async def fire_due(self) -> list[Transition]:
         """Fire, in order, every registered transition due by the injected clock's now."""

@@ -15,6 +15,7 @@ import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from pydantic import ValidationError
 
@@ -99,12 +100,15 @@ class Service:
         bus: Bus | None = None,
         ids: Callable[[], str] = new_id,
         seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        utc_offset: timedelta = timedelta(0),
     ) -> None:
         self.store = store
         self.time = time
         self.bus: Bus = bus if bus is not None else InProcessBus()
         self._ids = ids
         self._seeds = seeds
+        self.utc_offset = utc_offset
+        """The hall's offset from UTC, given to the play-offs created here."""
         self._events: dict[str, EventState] = {}
         self._playoffs: dict[str, PlayoffState] = {}
         self._standings: dict[str, Standings] = {}
@@ -238,7 +242,7 @@ class Service:
         try:
             created = playoff_created(
                 playoff_id, event_id, state.event, self.standings(event_id), options,
-                self.time.now(), self._seeds,
+                self.time.now(), self._seeds, self.utc_offset,
             )
         except PlayoffError as exc:
             raise Conflict(_reason(exc)) from None
@@ -255,11 +259,16 @@ class Service:
         actor: str,
     ) -> PlayoffState:
         """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
-        event = self.event(event_id).event
+        state = self.event(event_id)
+        existing = [
+            (extra.home, extra.away)
+            for playoff_id in state.playoffs
+            if (extra := self._playoffs[playoff_id].extra) is not None
+        ]
         try:
             created = extra_boards_created(
-                self._ids(), event_id, event, home, away, scheduled, competition, stage_boards,
-                self.time.now(),
+                self._ids(), event_id, state.event, home, away, scheduled, competition,
+                stage_boards, self.time.now(), self.utc_offset, existing,
             )
         except PlayoffError as exc:
             raise Conflict(_reason(exc)) from None
@@ -308,6 +317,7 @@ class Service:
                 server_ms=self.time.server_ms(),
                 new_seed=self._seeds,
                 planned_start=lambda s, match, game: schedule.planned_start(s, match, game, now),
+                role=actor.split(":", 1)[0],
             )
             try:
                 applied = apply_command(state, command, ctx, actor)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 CLIENTS = Path(__file__).resolve().parent.parent / "clients"
@@ -17,6 +19,14 @@ class Settings:
     port: int = 8000
     call_players_minutes: int = 5
     clients_dir: Path = field(default=CLIENTS)
+    utc_offset: timedelta | None = None
+    """The hall's offset from UTC, for times of day in words; None: this machine's."""
+
+    def hall_offset(self) -> timedelta:
+        if self.utc_offset is not None:
+            return self.utc_offset
+        # The service runs in the hall (or is told otherwise): its zone is the hall's.
+        return timedelta(seconds=time.localtime().tm_gmtoff)
 
     @property
     def base_url(self) -> str:

@@ -13,7 +13,7 @@ logged event. Nothing here reads a clock or the log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from orchestrator.auth import TokenRecord
@@ -115,6 +115,8 @@ class PlayoffState:
     extra: ExtraBoards | None = None
     changes: tuple[ArbiterChange, ...] = ()
     updated_at: datetime | None = None
+    utc_offset: timedelta = timedelta(0)
+    """The hall's offset from UTC: times of day in words are the hall's."""
 
     @property
     def chess(self) -> Playoff:

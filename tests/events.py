@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from playoff_formats.model import (
     BoardResult,
@@ -118,3 +121,23 @@ def team_event(
         teams=[Team(id=t, name=t) for t in teams],
         matches=list(matches),
     )
+
+
+UZCHESS = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
+MAIN_EVENT_OVER = datetime(2025, 6, 27, 18, 0, tzinfo=UTC)
+"""When the UzChess Cup Masters 2025's last round ended, for the tests: the evening
+before the tests' manual clock starts (2025-06-28 12:00 UTC)."""
+
+
+def uzchess_json(ended_at: datetime | None = MAIN_EVENT_OVER) -> str:
+    """The UzChess Cup Masters 2025 as uploaded, its rounds ended a day apart up to
+    ``ended_at`` (so the 30-minute break after the main event, GCT 2015 reg. 5, is
+    long over); with None, without end times: the play-off's break then runs from
+    the moment it is created."""
+    data = json.loads(UZCHESS.read_text(encoding="utf-8"))
+    if ended_at is not None:
+        last = max(game["round"] for game in data["games"])
+        for game in data["games"]:
+            when = ended_at - timedelta(days=last - game["round"])
+            game["ended_at"] = when.isoformat()
+    return json.dumps(data)

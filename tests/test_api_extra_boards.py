@@ -113,3 +113,52 @@ def test_a_score_for_a_board_not_in_play_is_refused(tmp_path: Path) -> None:
         assert [e["type"] for e in logged if e["type"] != "transition-fired"] == [
             "extra-boards-created"
         ]
+
+
+def test_143_2_1_extra_boards_only_for_a_tied_match_and_only_once(tmp_path: Path) -> None:
+    """EBU 143.2.1: extra boards are played when a knock-out match is tied; a pair
+    that has them plays on in the same contest, never in a second one."""
+    won = {**KNOCKOUT, "matches": [{**KNOCKOUT["matches"][0], "boards": [420, -420, 50, 0]}]}
+    with running_server(tmp_path / "log.db", ManualTime()) as server:
+        created = server.client().post(
+            "/api/events", content=json.dumps(won), headers={"Content-Type": "application/json"}
+        ).json()
+        chief = server.client(created["chief_token"])
+        refused = chief.post(f"/api/events/{created['id']}/extra-boards",
+                             json={"home": "N", "away": "S", "scheduled": 16})
+        assert refused.status_code == 409
+        assert "not tied: North London won it by 2 IMPs" in refused.json()["detail"]
+        stranger = chief.post(f"/api/events/{created['id']}/extra-boards",
+                              json={"home": "N", "away": "X", "scheduled": 16})
+        assert stranger.status_code == 409
+
+
+def test_143_2_1_a_pair_with_extra_boards_gets_no_second_set_of_them(tmp_path: Path) -> None:
+    with running_server(tmp_path / "log.db", ManualTime()) as server:
+        created = server.client().post(
+            "/api/events", content=json.dumps(KNOCKOUT),
+            headers={"Content-Type": "application/json"},
+        ).json()
+        chief = server.client(created["chief_token"])
+        body = {"home": "N", "away": "S", "scheduled": 16}
+        assert chief.post(f"/api/events/{created['id']}/extra-boards", json=body).status_code == 201
+        again = chief.post(f"/api/events/{created['id']}/extra-boards",
+                           json={**body, "home": "S", "away": "N"})
+        assert again.status_code == 409
+        assert "already have their extra boards" in again.json()["detail"]
+
+
+def test_stanzas_follow_each_other_with_no_chess_interval(tmp_path: Path) -> None:
+    """The next stanza is planned as soon as the last board of the previous one is
+    scored: the teams change tables (or partners), with no 5- or 10-minute interval."""
+    clock = ManualTime()
+    with running_server(tmp_path / "log.db", clock) as server:
+        chief, playoff = _setup(server, {"home": "N", "away": "S", "scheduled": 16})
+        clock.advance(60_000)
+        _score(chief, playoff, 1, 1, 420, 420)
+        _score(chief, playoff, 1, 2, 0, 0)
+        schedule = chief.get(f"/api/playoffs/{playoff}").json()["schedule"]
+        first, second = schedule["games"][0], schedule["games"][1]
+        assert first["status"] == "played"
+        assert second["start"] == first["end"] == clock.now().isoformat().replace("+00:00", "Z")
+        assert not [b for b in schedule["breaks"] if b["kind"] == "interval"]

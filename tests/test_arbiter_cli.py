@@ -3,56 +3,175 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+import httpx
+
+from orchestrator.demo import demo_event_at
 from orchestrator.timesource import ManualTime
-from tests.server import running_server
-
-DATA = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
+from tests.server import RunningServer, running_server
 
 
 def arbiter(*args: str, token: str, server: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "clients.python.cli", *args, "--server", server],
-        capture_output=True, text=True, timeout=60, env={"PLAYOFF_TOKEN": token, "PATH": ""},
+        capture_output=True, text=True, timeout=60,
+        env={"PLAYOFF_TOKEN": token, "PATH": "", "COLUMNS": "200"},
     )
 
 
-def test_commands_and_watch(tmp_path: Path) -> None:
-    with running_server(tmp_path / "log.db", ManualTime()) as server:
+@dataclass
+class Playoff:
+    server: RunningServer
+    id: str
+    token: str
+
+    def run(self, *args: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
+        return arbiter(*args, token=self.token if token is None else token,
+                       server=self.server.base_url)
+
+    @property
+    def chief(self) -> httpx.Client:
+        return self.server.client(self.token)
+
+    def seq(self) -> int:
+        seq: int = self.chief.get(f"/api/playoffs/{self.id}").json()["seq"]
+        return seq
+
+    def logged(self, run: subprocess.CompletedProcess[str], type_: str) -> int:
+        """The seq a command's readable line names, checked against the log."""
+        assert run.returncode == 0, run.stderr
+        said = re.fullmatch(r"logged: seq (\d+) \(([a-z-]+)\)\n", run.stdout)
+        assert said is not None, run.stdout
+        seq = int(said.group(1))
+        assert said.group(2) == type_
+        log = self.chief.get(f"/api/playoffs/{self.id}/events?after={seq - 1}&limit=1").json()
+        assert log["events"][0]["type"] == type_
+        return seq
+
+    def game(self, match: int, number: int) -> dict[str, Any]:
+        view = self.chief.get(f"/api/playoffs/{self.id}").json()
+        found = next(m for m in view["matches"] if m["id"] == match)
+        game: dict[str, Any] = next(g for g in found["games"] if g["number"] == number)
+        return game
+
+
+@contextmanager
+def playoff_of(tmp_path: Path, event_json: str) -> Iterator[Playoff]:
+    clock = ManualTime()
+    with running_server(tmp_path / "log.db", clock) as server:
         made = server.client().post(
-            "/api/events", content=DATA.read_bytes(), headers={"Content-Type": "application/json"}
+            "/api/events", content=event_json, headers={"Content-Type": "application/json"}
         ).json()
         token = made["chief_token"]
-        chief = server.client(token)
-        playoff = chief.post(f"/api/events/{made['id']}/playoff").json()["id"]
+        created = server.client(token).post(f"/api/events/{made['id']}/playoff")
+        assert created.status_code == 201, created.text
+        yield Playoff(server, created.json()["id"], token)
 
-        lots = arbiter("lots", playoff, "--match", "1", token=token, server=server.base_url)
-        assert lots.returncode == 0, lots.stderr
-        assert json.loads(lots.stdout)["seqs"] == [2]
-        start = arbiter("start", playoff, "-m", "1", "-g", "1", "--id", "go",
-                        token=token, server=server.base_url)
+
+def three_way_tie() -> str:
+    """The demo event: three tied for first, so a play-off of two matches."""
+    return demo_event_at(ManualTime().now()).model_dump_json(exclude_none=True)
+
+
+def two_way_tie() -> str:
+    """Two players tied for first, so a play-off of one match."""
+    ended = (ManualTime().now() - timedelta(hours=1)).isoformat()
+    players = [{"id": p, "name": f"Player {p}"} for p in "ABCD"]
+    games = [
+        ("A", "B", "1/2-1/2", 1), ("C", "D", "1/2-1/2", 1),
+        ("A", "C", "1-0", 2), ("B", "D", "1-0", 2),
+        ("D", "A", "0-1", 3), ("C", "B", "0-1", 3),
+    ]
+    return json.dumps({
+        "name": "Club final", "kind": "individual", "regulation": "gct2015",
+        "players": players,
+        "games": [{"round": r, "white": w, "black": b, "result": res, "ended_at": ended}
+                  for w, b, res, r in games],
+    })
+
+
+def test_commands_and_watch(tmp_path: Path) -> None:
+    with playoff_of(tmp_path, three_way_tie()) as po:
+        po.logged(po.run("lots", po.id, "--match", "1"), "lots-drawn")
+        start = po.run("start", po.id, "-m", "1", "-g", "1", "--id", "go", "--json")
         assert start.returncode == 0, start.stderr
-        again = arbiter("start", playoff, "-m", "1", "-g", "1", "--id", "go",
-                        token=token, server=server.base_url)
+        ack = json.loads(start.stdout)
+        assert ack["ack"] == "go"
+        assert len(ack["seqs"]) == 1
+        again = po.run("start", po.id, "-m", "1", "-g", "1", "--id", "go", "--json")
         assert json.loads(again.stdout) == json.loads(start.stdout)  # applied once
-        wrong = arbiter("press", playoff, "black", "1", token=token, server=server.base_url)
+        wrong = po.run("press", po.id, "black", "1", "-m", "1")
         assert wrong.returncode == 1
         assert "refused (conflict)" in wrong.stderr
-        assert arbiter("press", playoff, "white", "1", token=token,
-                       server=server.base_url).returncode == 0
+        po.logged(po.run("press", po.id, "white", "1", "-m", "1"), "clock-pressed")
         # Without a move number, the server counts: Black's move 1, then White's move 2.
         for side in ("black", "white"):
-            pressed = arbiter("press", playoff, side, token=token, server=server.base_url)
-            assert pressed.returncode == 0, pressed.stderr
-        moves = chief.get(f"/api/playoffs/{playoff}/view").json()["clocks"]["1:1"]["moves"]
+            po.logged(po.run("press", po.id, side, "-m", "1"), "clock-pressed")
+        moves = po.chief.get(f"/api/playoffs/{po.id}/view").json()["clocks"]["1:1"]["moves"]
         assert moves == {"white": 2, "black": 1}
 
-        watch = arbiter("watch", playoff, "--count", "0", token=token, server=server.base_url)
+        watch = po.run("watch", po.id, "--count", "0")
         assert watch.returncode == 0, watch.stderr
         assert "snapshot" in watch.stdout
-        bad = arbiter("lots", playoff, token="not-a-token", server=server.base_url)
+        bad = po.run("lots", po.id, "-m", "1", token="not-a-token")
         assert bad.returncode == 2
         assert "Traceback" not in bad.stderr
+
+
+def test_a_playoff_of_several_matches_needs_the_match_said(tmp_path: Path) -> None:
+    with playoff_of(tmp_path, three_way_tie()) as po:
+        before = po.seq()
+        for args in (("lots", po.id), ("start", po.id), ("press", po.id, "white"),
+                     ("result", po.id, "1-0"), ("correct", po.id, "1-0", "-r", "slip")):
+            run = po.run(*args)
+            assert run.returncode == 2, args
+            message = " ".join(run.stderr.split())
+            assert "this play-off has 2 matches (1, 2): say which one with -m/--match" in message
+            assert "Traceback" not in run.stderr
+            assert run.stdout == ""
+        assert po.seq() == before  # nothing was sent
+        bad = po.run("lots", po.id, token="not-a-token")
+        assert bad.returncode == 2
+        assert "this token is not valid" in bad.stderr
+        assert "Traceback" not in bad.stderr
+
+
+def test_a_playoff_of_one_match_needs_no_match_option(tmp_path: Path) -> None:
+    with playoff_of(tmp_path, two_way_tie()) as po:
+        po.logged(po.run("lots", po.id), "lots-drawn")
+        po.logged(po.run("start", po.id), "game-started")
+        po.logged(po.run("press", po.id, "white"), "clock-pressed")
+
+
+def test_correct_a_result_with_its_reason(tmp_path: Path) -> None:
+    with playoff_of(tmp_path, three_way_tie()) as po:
+        po.logged(po.run("lots", po.id, "-m", "1"), "lots-drawn")
+        po.logged(po.run("start", po.id, "-m", "1"), "game-started")
+        po.logged(po.run("result", po.id, "1-0", "-m", "1", "-g", "1"), "result-recorded")
+
+        unexplained = po.run("correct", po.id, "0-1", "-m", "1", "-g", "1")
+        assert unexplained.returncode == 2
+        assert "--reason" in unexplained.stderr
+        assert po.game(1, 1)["result"] == "1-0"
+
+        corrected = po.run("correct", po.id, "0-1", "-m", "1", "-g", "1",
+                           "--reason", "the score sheet was signed 0-1")
+        seq = po.logged(corrected, "result-corrected")
+        assert po.game(1, 1)["result"] == "0-1"
+        log = po.chief.get(f"/api/playoffs/{po.id}/events?after={seq - 1}").json()["events"]
+        assert log[0]["data"]["reason"] == "the score sheet was signed 0-1"
+
+        scripted = po.run("correct", po.id, "1/2-1/2", "-m", "1", "-r", "agreed", "--json")
+        (seq,) = json.loads(scripted.stdout)["seqs"]
+        log = po.chief.get(f"/api/playoffs/{po.id}/events?after={seq - 1}&limit=1").json()
+        assert log["events"][0]["type"] == "result-corrected"
+        assert po.game(1, 1)["result"] == "1/2-1/2"

@@ -34,6 +34,7 @@ from orchestrator.timesource import ManualTime
 from orchestrator.views import arbiter_view, view_schemas
 from orchestrator.views.arbiter import ArbiterView
 from playoff_formats.io.json_event import parse_event
+from tests.events import uzchess_json
 
 DATA = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
 PRAGG, ABDU, SINDAROV = "25059530", "14204118", "14205483"
@@ -106,8 +107,11 @@ async def running(tmp_path: Path) -> AsyncIterator[Run]:
         await store.aclose()
 
 
-async def uzchess(run: Run) -> Run:
-    event, _ = await run.service.create_event(parse_event(DATA.read_text(), "UzChess"))
+async def uzchess(run: Run, *, ended: bool = True) -> Run:
+    """The UzChess Cup's play-off; with ``ended`` False, its main event has no end times,
+    so the 30-minute break (GCT 2015 reg. 5) runs from now."""
+    data = uzchess_json() if ended else uzchess_json(None)
+    event, _ = await run.service.create_event(parse_event(data, "UzChess"))
     state = await run.service.create_playoff(event.id, PlayoffOptions(), ACTOR)
     run.playoff_id = state.id
     return run
@@ -141,13 +145,18 @@ def forms(node: Any) -> Iterator[dict[str, Any]]:
             yield from forms(value)
 
 
-TYPED = {"reason": REASON, "time_control": "G/10+5", "deadline": None}
+TYPED = {"reason": REASON, "override": REASON, "time_control": "G/10+5", "deadline": None}
 """What the arbiter types into a form's typed fields, by name (else the field's value)."""
+
+
+def shown(field: dict[str, Any], chosen: dict[str, str]) -> bool:
+    """Whether a field applies to the choices made (its ``shown_when``)."""
+    return all(chosen.get(name) in values for name, values in field["shown_when"].items())
 
 
 def form_payloads(form: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The payloads of a form: each choice of its first choosing field, the defaults
-    elsewhere, with each action."""
+    elsewhere, with each action; a checkbox shown for the choices is ticked."""
     choosing = [f for f in form["fields"] if f["input"] in ("select", "radio")]
     first = choosing[0]["name"] if choosing else None
     choices = [
@@ -160,9 +169,12 @@ def form_payloads(form: dict[str, Any]) -> Iterator[dict[str, Any]]:
             payload = dict(action["command"])
             for option in picked:
                 payload.update(option["sets"])
+            chosen = {f["name"]: o["value"] for f, o in zip(choosing, picked, strict=True)}
             for field in form["fields"]:
                 name = field["name"]
-                if field["input"] == "number":
+                if field["input"] == "checkbox":
+                    payload[name] = shown(field, chosen)
+                elif field["input"] == "number":
                     scale = action["scale"].get(name, 1)
                     payload[name] = int(field["value"] or 0) * scale
                 elif field["input"] == "datetime" and field["required"]:
@@ -248,6 +260,7 @@ async def test_offered_controls_are_what_the_service_accepts(tmp_path: Path) -> 
 
         await run.do(type="resume", match=1, game=1)
         await run.do(type="result", match=1, game=1, result="1-0")
+        run.time.advance(timedelta(minutes=10))  # the preferred interval (GCT 2015 reg. 5)
         await run.do(type="start-clock", match=1, game=2)
         await run.do(type="result", match=1, game=2, result="1-0")
         view = await check_offered(run)
@@ -269,13 +282,17 @@ async def test_offered_controls_are_what_the_service_accepts(tmp_path: Path) -> 
         view = await check_offered(run)
         (panel,) = match_view(view, 1)["panels"]
         assert panel["title"] == "Game 3 · Armageddon"
-        # GCT 2015: a double forfeit leaves no successful player in an Armageddon.
+        # Not started: only a forfeit; and an Armageddon has no double forfeit (GCT 2015
+        # reg. 10: it must leave a successful player).
+        assert names(panel["results"]) == ["result-white-forfeit", "result-black-forfeit"]
+        assert [face["start_ms"] for face in panel["faces"]] == [360_000, 300_000]
+
+        run.time.advance(timedelta(minutes=10))
+        await run.do(type="start-clock", match=1, game=3)
+        (panel,) = match_view(run.view(), 1)["panels"]
         assert names(panel["results"]) == [
             "result-1-0", "result-draw", "result-0-1", "result-white-forfeit",
             "result-black-forfeit"]
-        assert [face["start_ms"] for face in panel["faces"]] == [360_000, 300_000]
-
-        await run.do(type="start-clock", match=1, game=3)
         run.time.advance(2_000)
         await check_offered(run)
         await run.do(type="result", match=1, game=3, result="1/2-1/2")
@@ -285,8 +302,11 @@ async def test_offered_controls_are_what_the_service_accepts(tmp_path: Path) -> 
         assert first["decision"]["details"][0].startswith("Black (Sindarov, Javokhir) advances")
         assert first["panels"] == [] and first["lots"] is None
         assert match_view(view, 2)["lots"]["service"]["enabled"]
-        correct = view["overrides"]["correct"]
-        assert [o["value"] for o in correct["fields"][0]["options"]] == ["1:1", "1:2", "1:3"]
+        # Each played game is corrected from its own row.
+        corrections = [row["correct"] for row in first["games"]]
+        assert [c["actions"][0]["command"] for c in corrections] == [
+            {"type": "correct", "match": 1, "game": n} for n in (1, 2, 3)]
+        assert "correct" not in view["overrides"]
 
 
 async def test_after_a_correction_the_press_offered_is_the_replayed_games_move_one(
@@ -296,26 +316,34 @@ async def test_after_a_correction_the_press_offered_is_the_replayed_games_move_o
     player in the final, which voids it. Played again, its presses start at move 1."""
     async with running(tmp_path) as run:
         await uzchess(run)
-        run.time.advance(timedelta(minutes=31))
         await run.do(type="lots", match=1, method="physical", white=ABDU)
         await run.do(type="result", match=1, game=1, result="1-0")
         await run.do(type="result", match=1, game=2, result="1/2-1/2")
         await run.do(type="lots", match=2, method="physical", white=PRAGG)
+        run.time.advance(timedelta(minutes=10))
         await run.do(type="start-clock", match=2, game=1)
         for side, move in (("white", 1), ("black", 1), ("white", 2), ("black", 2)):
             run.time.advance(5_000)
             await run.do(type="press", match=2, game=1, side=side, move=move)
         await run.do(type="result", match=2, game=1, result="1-0")
 
-        await run.do(type="correct", match=1, game=1, result="0-1", reason="scoresheets swapped")
+        await run.do(type="correct", match=1, game=1, result="0-1", reason="scoresheets swapped",
+                     confirm=True)
         view = await check_offered(run)
         final = match_view(view, 2)
-        assert final["title"] == "Final (reg. 6) · Praggnanandhaa R v Sindarov, Javokhir"
+        assert final["title"] == (
+            "Final (reg. 6) · Praggnanandhaa R – Sindarov, Javokhir (colours by lot)")
         assert final["games"][0]["state"] == "to play" and final["games"][0]["white"] == "—"
         assert "2:1" not in view["clocks"]
-        assert view["changes"][-1]["text"] == "result of match 1, game 1 corrected to 0-1"
+        change = view["changes"][-1]
+        assert change["text"] == "Result of game 1 of Seeds 2 v 3 (reg. 7) corrected to 0-1"
+        assert change["voided"] == [
+            "Final (reg. 6), game 1: Praggnanandhaa R – Abdusattorov, Nodirbek 1-0, to be "
+            "played again",
+        ]
 
         await run.do(type="lots", match=2, method="physical", white=PRAGG)
+        run.time.advance(timedelta(minutes=10))
         await run.do(type="start-clock", match=2, game=1)
         run.time.advance(4_000)
         view = await check_offered(run)
@@ -331,7 +359,7 @@ async def test_after_a_correction_the_press_offered_is_the_replayed_games_move_o
 
 async def test_the_replan_note_names_what_moved_and_after_what(tmp_path: Path) -> None:
     async with running(tmp_path) as run:
-        await uzchess(run)
+        await uzchess(run, ended=False)
         await run.do(type="lots", match=1, method="physical", white=ABDU)
         before = run.view()
         planned = {g["key"]: g for g in before["schedule"]["games"]}
@@ -342,7 +370,7 @@ async def test_the_replan_note_names_what_moved_and_after_what(tmp_path: Path) -
         await run.do(type="start-clock", match=1, game=1)
         after = run.view()
         replan = after["schedule"]["replan"]
-        assert replan["text"] == "Re-planned after game started"
+        assert replan["text"] == "Re-planned after the start of game 1 of Seeds 2 v 3 (reg. 7)"
         items = {item["key"]: item for item in replan["items"]}
         assert set(items) == {"1:2", "1:3", "2:1", "2:2", "2:3"}
         assert items["1:2"]["label"] == "Seeds 2 v 3 (reg. 7) · game 2"
@@ -354,7 +382,7 @@ async def test_the_replan_note_names_what_moved_and_after_what(tmp_path: Path) -
         await run.do(type="postpone", match=2, game=1, minutes=15, reason="the hall is late")
         later = run.view()
         replan = later["schedule"]["replan"]
-        assert replan["cause"] == "postponed"
+        assert replan["cause"] == "the postponement of game 1 of Final (reg. 6)"
         assert [(i["key"], i["delta"]) for i in replan["items"]] == [
             ("2:1", "+15 min"), ("2:2", "+15 min"), ("2:3", "+15 min")]
         assert later["changes"][-1]["reason"] == "the hall is late"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from tests.cli import playoff
+import pytest
+
+from tests.cli import ROOT, playoff
 
 DATA = Path(__file__).parent / "data"
 UZCHESS = DATA / "uzchess-cup-masters-2025.json"
@@ -203,3 +206,128 @@ def test_extra_boards_standard_and_hubert_phillips() -> None:
     assert (data["boards"], data["stanzas"]) == (6, [2, 2, 2])
     run = playoff("extra-boards", "--scheduled", "0")
     assert run.returncode == 2
+
+
+def test_extra_boards_event_typo_lists_the_known_values() -> None:
+    run = playoff("extra-boards", "--scheduled", "48", "--event", "hubert-philips-bowl")
+    assert run.returncode == 2
+    message = " ".join(run.stderr.split())
+    assert "--event: 'hubert-philips-bowl' is not a competition" in message
+    assert "known: hubert-phillips-bowl" in message
+    assert "Traceback" not in run.stderr
+    assert run.stdout == ""
+    # Written as people write it, it is the same competition.
+    run = playoff("extra-boards", "--scheduled", "48", "--event", "Hubert Phillips_Bowl")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["stanzas"] == [2, 2, 2]
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _header_and_rows(stdout: str) -> tuple[list[str], dict[str, list[str]]]:
+    """A table's header cells and each row's cells, by the name in its second column."""
+    lines = stdout.splitlines()
+    header = next(line for line in lines if line.startswith("┃"))
+    cells = [c.strip() for c in re.split(r"[┃│]", header) if c.strip()]
+    rows: dict[str, list[str]] = {}
+    for line in lines:
+        if line.startswith("│"):
+            row = [c.strip() for c in line.strip("│").split("│")]
+            rows[row[1]] = row
+    return cells, rows
+
+
+def test_standings_columns_follow_the_regulation_and_mark_what_was_not_applied(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    run = playoff("standings", str(UZCHESS))
+    assert run.returncode == 0, run.stderr
+    header, rows = _header_and_rows(run.stdout)
+    # GCT 2015 reg. 4: (a) wins, (b) direct encounter, (c) Sonneborn-Berger, (d) Koya.
+    assert header == [
+        "Rank", "Name", "Score", "wins", "direct encounter", "sonneborn berger", "koya",
+        "Play-off",
+    ]
+    # Sindarov was third on wins: the direct encounter was never applied to him.
+    assert rows["Sindarov, Javokhir"][3:7] == ["3", "—", "22.25", "3"]
+    assert rows["Praggnanandhaa R"][3:7] == ["4", "1", "25.25", "3.5"]
+    assert "— not applied" in run.stdout
+    assert "How the ties were split" in run.stdout
+
+
+def test_no_tie_no_empty_heading(tmp_path: Path) -> None:
+    players = [{"id": p, "name": f"Player {p}"} for p in "ABC"]
+    games = [
+        {"round": 1, "white": "A", "black": "B", "result": "1-0"},
+        {"round": 2, "white": "C", "black": "A", "result": "0-1"},
+        {"round": 3, "white": "B", "black": "C", "result": "1-0"},
+    ]
+    event = tmp_path / "clear.json"
+    event.write_text(json.dumps({"name": "No ties", "players": players, "games": games}))
+    run = playoff("standings", str(event))
+    assert run.returncode == 0, run.stderr
+    assert "Player A" in run.stdout
+    assert "How the ties were split" not in run.stdout
+
+
+def test_team_table_puts_the_rules_in_their_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    run = playoff("standings", str(DATA / "county-example-iii.json"))
+    assert run.returncode == 0, run.stderr
+    header, _ = _header_and_rows(run.stdout)
+    assert header[3:] == ["game points", "rule 1", "rule 2", "Play-off"]
+
+
+def test_prize_money_reads_with_thousands_and_no_currency_unless_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    prizes = "100000,50000,30000,20000,15000,10000,8000"
+    run = playoff("prizes", str(UZCHESS), "--prizes", prizes)
+    assert run.returncode == 0, run.stderr
+    out = " ".join(run.stdout.split())
+    assert "undivided first prize of 100,000, each loser 40,000." in out
+    assert "3 players receive 11,000 each" in out
+    assert "100000.0" not in out
+    _, rows = _header_and_rows(run.stdout)
+    assert rows["Erigaisi Arjun"][3] == "20,000"
+    assert rows["Vokhidov, Shamsiddin"][3] == "0"
+
+    run = playoff("prizes", str(UZCHESS), "--prizes", prizes, "--currency", "USD")
+    out = " ".join(run.stdout.split())
+    assert "undivided first prize of USD 100,000, each loser USD 40,000." in out
+    _, rows = _header_and_rows(run.stdout)
+    assert rows["Erigaisi Arjun"][3] == "USD 20,000"
+
+    # Cents appear when some amount has them, and then on every amount.
+    run = playoff("prizes", str(UZCHESS), "--prizes", "100000,50000,30000.50,20000",
+                  "--currency", "$")
+    _, rows = _header_and_rows(run.stdout)
+    assert rows["Erigaisi Arjun"][3] == "$20,000.00"
+    assert "each loser $40,000.25." in " ".join(run.stdout.split())
+
+
+# --------------------------------------------------------------------------- the documentation
+
+
+def _doc_examples() -> list[str]:
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    return re.findall(r"```json\n(.*?)```", text, re.S)
+
+
+def test_the_formats_document_has_examples_of_every_kind() -> None:
+    kinds = [(json.loads(e)["kind"], json.loads(e)["regulation"]) for e in _doc_examples()]
+    assert kinds == [
+        ("individual", "gct2015"), ("team", "county1980"), ("team", "ebu-143.7")
+    ]
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_every_json_example_in_the_formats_document_ranks(tmp_path: Path, index: int) -> None:
+    example = tmp_path / "example.json"
+    example.write_text(_doc_examples()[index], encoding="utf-8")
+    run = playoff("standings", str(example), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["standings"]

@@ -3,14 +3,16 @@
 The real service runs on the system clock. Only the set-up goes through REST: the
 event (a double round robin in which A and B tie for first), its play-off, and
 the tokens. From then on every step is taken on the page, as an arbiter would:
-the token typed into the form, the lots, both games, the coin toss, the colours,
-the Armageddon with presses on a tablet, and the result; the page then shows who
-advances and the champion. Along the way: a command shows as pending until the
+the token typed into the form, the lots, both games (each started by the chief
+arbiter before the rest GCT 2015 reg. 5 owes the players, with a reason), the coin
+toss, the colours, the Armageddon with presses on a tablet, and the results, each
+confirmed; the page then shows the champion. Along the way: a command shows as pending until the
 server's ack (held back in the websocket by a Playwright route), a refused command
 shows the server's reason and what to do, overrides need a reason, the schedule
 re-flows and marks what moved, and a 768x1024 touch viewport has no control under
-48 px. A correction that voids a played game of the final leaves it to be played
-again, and its presses count from move 1. Screenshots go to ``test-artifacts/``.
+48 px. A correction that voids a played game of the final says so first, needs a
+confirmation, is listed with what it voided, and leaves the game to be played
+again, its presses counting from move 1. Screenshots go to ``test-artifacts/``.
 
 The page renders the server's arbiter view and sends the payloads it offers: it
 reads nothing else (no ``GET /api/playoffs/{id}``, no log), which a route checks.
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from tests.browser import browser, screenshot_path
+from tests.events import uzchess_json
 from tests.server import RunningServer, running_server
 
 if TYPE_CHECKING:
@@ -68,6 +71,27 @@ def ok(response: httpx.Response) -> dict[str, Any]:
     assert response.status_code in (200, 201), response.text
     body: dict[str, Any] = response.json()
     return body
+
+
+def start_anyway(panel: Locator, reason: str) -> None:
+    """The chief arbiter starts a game before its rest is over (GCT 2015 reg. 5)."""
+    from playwright.sync_api import expect
+
+    expect(panel.get_by_test_id("start")).to_be_disabled()
+    expect(panel.get_by_test_id("rest").first).to_contain_text("GCT 2015 reg. 5")
+    panel.get_by_test_id("override-reason").fill(reason)
+    panel.get_by_test_id("start-anyway-submit").click()
+    expect(panel.get_by_test_id("clock-status")).to_have_text(
+        re.compile(r"^running since \d\d:\d\d$"))
+
+
+def record(panel: Locator, result: str) -> None:
+    """Tap a result, then confirm it."""
+    from playwright.sync_api import expect
+
+    panel.get_by_test_id(result).click()
+    expect(panel.get_by_test_id("confirm")).to_be_visible()
+    panel.get_by_test_id("confirm-yes").click()
 
 
 class FrameGate:
@@ -195,11 +219,11 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             # ---- game 1: started early, so games 2 and 3 move up: the page marks them
             game1 = page.get_by_test_id("game-panel-1-1")
             expect(game1.get_by_test_id("time-white")).to_have_text("15:00")  # G/15+5 now
-            game1.get_by_test_id("start").click()
-            expect(game1.get_by_test_id("clock-status")).to_have_text("running")
+            start_anyway(game1, "both players are at the board")
             expect(game1.get_by_test_id("press-white")).to_be_enabled()
             expect(game1.get_by_test_id("press-black")).to_be_disabled()
-            expect(page.get_by_test_id("reflow")).to_contain_text("Re-planned after game started")
+            expect(page.get_by_test_id("reflow")).to_contain_text(
+                "Re-planned after the start of game 1 of Final")
             expect(page.get_by_test_id("moved-1-2")).to_be_visible()
             expect(page.get_by_test_id("timeline-game-1-2")).to_have_attribute("data-moved", "true")
 
@@ -209,9 +233,10 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
                 stale = deputy.get_by_test_id("game-panel-1-1").get_by_test_id("result-1-0")
                 expect(stale).to_be_enabled()
                 deputy_gate.hold = "all"
-                game1.get_by_test_id("result-1-0").click()
+                record(game1, "result-1-0")
                 expect(page.get_by_test_id("game-1-1-result")).to_have_text("1-0")
                 stale.click()
+                deputy.get_by_test_id("confirm-yes").click()
                 expect(deputy.get_by_test_id("pending-count")).to_be_visible()
                 deputy_gate.release()
                 alert = deputy.get_by_test_id("alert-error")
@@ -224,9 +249,8 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
 
             # ---- game 2: the other player has White and wins: 1-1
             game2 = page.get_by_test_id("game-panel-1-2")
-            game2.get_by_test_id("start").click()
-            expect(game2.get_by_test_id("clock-status")).to_have_text("running")
-            game2.get_by_test_id("result-1-0").click()
+            start_anyway(game2, "the players waive the interval")
+            record(game2, "result-1-0")
             expect(page.get_by_test_id("game-1-2-result")).to_have_text("1-0")
             expect(page.get_by_test_id("score-1")).to_have_text("1–1")
 
@@ -246,8 +270,8 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             game3 = page.get_by_test_id("game-panel-1-3")
             expect(game3).to_be_visible()
             expect(page.get_by_test_id("game-row-1-3")).to_contain_text(
-                re.compile(rf"Player {loser}\s*Player {winner}"))
-            game3.get_by_test_id("start").click()
+                f"Player {loser} – Player {winner}")
+            start_anyway(game3, "the players waive the interval")
             expect(game3.get_by_test_id("time-black")).to_have_text("5:00")
 
             play_the_armageddon_on_a_tablet(browser, url, chief_token)
@@ -260,23 +284,31 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             give_black_ten_seconds(page)
             # An adjustment by hand is listed for everyone at once, with its reason.
             expect(page.get_by_test_id("change-clock-adjusted")).to_contain_text(
-                "gave 10 s to black")
+                f"Gave 10 s to Black (Player {winner}) in the Armageddon of Final")
             game3.get_by_test_id("pause").click()
             expect(game3.get_by_test_id("clock-status")).to_have_text("paused")
             expect(game3.get_by_test_id("press-black")).to_be_disabled()
             game3.get_by_test_id("resume").click()
-            expect(game3.get_by_test_id("clock-status")).to_have_text("running")
+            expect(game3.get_by_test_id("clock-status")).to_contain_text("running since")
 
-            # ---- a drawn Armageddon: Black advances, and is the champion
-            game3.get_by_test_id("result-draw").click()
+            # ---- a drawn Armageddon: Black wins the final, and is the champion
+            record(game3, "result-draw")
             decision = page.get_by_test_id("decision-1")
-            expect(decision).to_contain_text(f"Player {winner} advances")
-            expect(decision).to_contain_text(f"Black (Player {winner}) advances")
+            expect(decision).to_contain_text(f"Player {winner} is the champion")
+            expect(decision).to_contain_text(f"Black (Player {winner}) wins the final")
             expect(page.get_by_test_id("champion")).to_contain_text(f"Champion: Player {winner}")
             expect(page.get_by_test_id("placings")).to_contain_text(
                 re.compile(rf"1\s*Player {winner}"))
             expect(page.get_by_test_id("game-1-3-result")).to_have_text("½-½")
             expect(page.get_by_test_id("pending-count")).to_be_hidden()
+            # No clock runs any more: this console is no longer the clock.
+            expect(page.get_by_test_id("acts-as-clock")).to_have_count(0)
+            # Every early start is listed, by whom, with its reason.
+            expect(page.get_by_test_id("change-game-started")).to_have_count(3)
+            expect(page.get_by_test_id("change-game-started").last).to_contain_text(
+                "chief arbiter")
+            expect(page.get_by_test_id("change-game-started").last).to_contain_text(
+                "both players are at the board")
             page.screenshot(path=str(screenshot_path("console-champion")), full_page=True)
 
         # ---- what the server logged: all of it made by the consoles, once each
@@ -452,7 +484,7 @@ def test_a_plan_missing_the_deadline_shows_the_proposal_and_the_page_applies_it(
             expect(page.get_by_test_id("fits")).to_have_text("fits")
             expect(proposal).to_have_count(0)
             expect(page.get_by_test_id("moved-1-2")).to_be_visible()
-            expect(page.get_by_test_id("reflow")).to_contain_text("time control shortened")
+            expect(page.get_by_test_id("reflow")).to_contain_text("the shorter time control")
 
             # Moving a start needs a reason; too early a start is planned legally, with a warning.
             page.get_by_test_id("move-start").locator("summary").click()
@@ -504,7 +536,6 @@ def test_extra_boards_are_scored_on_the_page_until_the_match_is_decided(
             page.screenshot(path=str(screenshot_path("console-extra-boards")), full_page=True)
 
 
-UZCHESS = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
 PRAGG, ABDU, SINDAROV = "25059530", "14204118", "14205483"
 
 
@@ -531,13 +562,16 @@ def test_a_game_voided_by_a_correction_is_played_again_from_move_one(
     """UzChess Cup Masters 2025 (GCT 2015 reg. 7): Abdusattorov v Sindarov, the winner
     plays Praggnanandhaa in the final. Abdusattorov wins game 1 and draws game 2; the
     final's game 1 is played, with presses. Then game 1 of match 1 is corrected to a
-    win for Sindarov: he reaches the final instead, the final's game 1 is void, and
-    is played again: its clock counts moves from 1 and every press is accepted."""
+    win for Sindarov, from that game's own row: the form says first that this voids
+    the final's game 1 and gives match 1 to Sindarov, and sends nothing until the
+    arbiter ticks the confirmation. He reaches the final instead, the change log
+    lists what was voided, and the final's game 1 is played again: its clock counts
+    moves from 1 and every press is accepted."""
     from playwright.sync_api import expect
 
     with running_server(tmp_path / "log.db") as server:
         created = ok(server.client().post(
-            "/api/events", content=UZCHESS.read_bytes(),
+            "/api/events", content=uzchess_json().encode(),
             headers={"Content-Type": "application/json"},
         ))
         token = created["chief_token"]
@@ -547,39 +581,52 @@ def test_a_game_voided_by_a_correction_is_played_again_from_move_one(
             # ---- match 1, game 1: Abdusattorov (White) wins, after a few presses
             lots_by_hand(page, 1, ABDU)
             game1 = page.get_by_test_id("game-panel-1-1")
-            game1.get_by_test_id("start").click()
+            game1.get_by_test_id("start").click()  # the main event ended last night
             for side, move in (("white", 1), ("black", 1), ("white", 2)):
                 press(game1, side, move)
-            game1.get_by_test_id("result-1-0").click()
+            record(game1, "result-1-0")
             expect(page.get_by_test_id("game-1-1-result")).to_have_text("1-0")
             game2 = page.get_by_test_id("game-panel-1-2")
-            game2.get_by_test_id("start").click()
-            game2.get_by_test_id("result-draw").click()
+            start_anyway(game2, "both players waive the interval")
+            record(game2, "result-draw")
             expect(page.get_by_test_id("winner-1")).to_have_text(
                 "Abdusattorov, Nodirbek advances")
             expect(page.get_by_test_id("score-1")).to_have_text("1½–½")
 
             # ---- the final's game 1, with presses and a result
             final = page.get_by_test_id("match-2")
-            expect(final).to_contain_text("Praggnanandhaa R v Abdusattorov, Nodirbek")
+            expect(final).to_contain_text("Praggnanandhaa R – Abdusattorov, Nodirbek")
             lots_by_hand(page, 2, PRAGG)
             played = page.get_by_test_id("game-panel-2-1")
-            played.get_by_test_id("start").click()
+            start_anyway(played, "Abdusattorov waives the interval")
             for side, move in (("white", 1), ("black", 1), ("white", 2), ("black", 2)):
                 press(played, side, move)
-            played.get_by_test_id("result-1-0").click()
+            record(played, "result-1-0")
             expect(page.get_by_test_id("game-2-1-result")).to_have_text("1-0")
 
-            # ---- the correction: Sindarov won game 1 of match 1, so he is in the final
-            page.get_by_test_id("correct").locator("summary").click()
-            page.get_by_test_id("cr-game").select_option("1:1")
-            page.get_by_test_id("cr-result").select_option("0-1")
-            page.get_by_test_id("cr-reason").fill("the scoresheets were swapped")
-            page.get_by_test_id("cr-submit").click()
-            expect(page.get_by_test_id("change-result-corrected")).to_contain_text(
-                "the scoresheets were swapped")
+            # ---- the correction, from game 1's own row: first what it voids
+            row = page.get_by_test_id("game-row-1-1")
+            row.get_by_test_id("correct-1-1").locator("summary").click()
+            row.get_by_test_id("cr-result").select_option("0-1")
+            caution = row.locator('[data-testid="cr-result-caution"]:visible')
+            expect(caution).to_contain_text("This correction voids:")
+            expect(caution).to_contain_text(
+                "Final (reg. 6), game 1: Praggnanandhaa R – Abdusattorov, Nodirbek 1-0")
+            expect(caution).to_contain_text(
+                "Sindarov, Javokhir wins Seeds 2 v 3 (reg. 7) instead of Abdusattorov, Nodirbek")
+            row.get_by_test_id("cr-reason").fill("the scoresheets were swapped")
+            row.get_by_test_id("cr-submit").click()  # not confirmed: nothing is sent
+            expect(page.locator('[data-testid="cmd"][data-type="correct"]')).to_have_count(0)
+            expect(page.get_by_test_id("game-2-1-result")).to_have_text("1-0")
+            row.get_by_test_id("cr-confirm").check()
+            row.get_by_test_id("cr-submit").click()
+            change = page.get_by_test_id("change-result-corrected")
+            expect(change).to_contain_text("the scoresheets were swapped")
+            expect(change.get_by_test_id("change-voided")).to_contain_text(
+                "Final (reg. 6), game 1: Praggnanandhaa R – Abdusattorov, Nodirbek 1-0, "
+                "to be played again")
             expect(page.get_by_test_id("winner-1")).to_have_text("Sindarov, Javokhir advances")
-            expect(final).to_contain_text("Praggnanandhaa R v Sindarov, Javokhir")
+            expect(final).to_contain_text("Praggnanandhaa R – Sindarov, Javokhir")
             expect(page.get_by_test_id("game-2-1-result")).to_have_text("")
             expect(page.get_by_test_id("game-2-1-state")).to_have_text("to play")
 
@@ -587,8 +634,7 @@ def test_a_game_voided_by_a_correction_is_played_again_from_move_one(
             lots_by_hand(page, 2, PRAGG)
             replay = page.get_by_test_id("game-panel-2-1")
             expect(replay.get_by_test_id("time-white")).to_have_text("25:00")
-            replay.get_by_test_id("start").click()
-            expect(replay.get_by_test_id("clock-status")).to_have_text("running")
+            start_anyway(replay, "Sindarov waives the interval")
             expect(replay.get_by_test_id("moves-white")).to_have_text(
                 "moves 0 · press after move 1")
             page.wait_for_timeout(1200)

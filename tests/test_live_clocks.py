@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from clients.python.client import Message, PlayoffClient
@@ -524,9 +525,10 @@ async def test_correcting_an_earlier_result_does_not_restart_the_game_in_progres
 
 
 async def test_a_voided_armageddon_leaves_no_clock_running(tmp_path: Path) -> None:
-    """BUG: a correction that voids a game in progress (here the Armageddon, when a
-    corrected result decides the match) leaves its clock running: snapshots show
-    it running (displays count it down) for a game that no longer exists."""
+    """A correction that voids a game in progress (here the Armageddon, when a
+    corrected result decides the match) says so and needs a confirmation; then the
+    voided game's clock stops for good: no snapshot shows it running (it once did,
+    and displays counted it down for a game that no longer exists)."""
     clock = ManualTime()
     async with served(tmp_path / "log.db", clock) as server:
         setup = await asyncio.to_thread(make_playoff, server, 0)
@@ -535,17 +537,22 @@ async def test_a_voided_armageddon_leaves_no_clock_running(tmp_path: Path) -> No
         await arbiter.do("start-clock", match=1, game=3)
         clock.advance(10_000)
 
-        def correct() -> dict[str, Any]:
+        def correct(confirm: bool) -> httpx.Response:
             with setup.server.client(setup.arbiter) as http:
-                response = http.put(
+                return http.put(
                     f"{setup.base}/1/games/2/result",
-                    json={"result": "1/2-1/2", "reason": "wrong result on the scoresheet"},
+                    json={"result": "1/2-1/2", "reason": "wrong result on the scoresheet",
+                          "confirm": confirm},
                 )
-            assert response.status_code == 200, response.text
-            body: dict[str, Any] = response.json()
-            return body
 
-        await asyncio.to_thread(correct)
+        unconfirmed = await asyncio.to_thread(correct, False)
+        assert unconfirmed.status_code == 409
+        assert "voids match 1, game 3" in unconfirmed.json()["detail"]
+        assert "under way" in unconfirmed.json()["detail"]
+        confirmed = await asyncio.to_thread(correct, True)
+        assert confirmed.status_code == 200, confirmed.text
+        logged = confirmed.json()["events"][0]["data"]
+        assert [(v["match"], v["game"], v["result"]) for v in logged["voided"]] == [(1, 3, None)]
         state = await asyncio.to_thread(playoff_of, setup)
         assert state["matches"][0]["decision"]["winner"] == ABDU
         assert len(state["matches"][0]["games"]) == 2  # the Armageddon is void

@@ -19,6 +19,7 @@ from orchestrator.commands import client_commands
 from orchestrator.events import _FIELDS, ClockPressed, DeadlineSet, GameStarted, StartMoved
 from orchestrator.protocol import EventFrame, ViewFrame, parse_server_frame
 from orchestrator.timesource import ManualTime
+from tests.events import uzchess_json
 from tests.server import running_server
 
 ROOT = Path(__file__).parent.parent
@@ -97,7 +98,8 @@ def test_every_frame_the_server_sends_follows_the_contract(tmp_path: Path) -> No
 
     with running_server(tmp_path / "log.db", clock) as server, server.client() as anonymous:
         created = _ok(anonymous.post(
-            "/api/events", content=DATA.read_bytes(), headers={"Content-Type": "application/json"}
+            "/api/events", content=uzchess_json().encode(),
+            headers={"Content-Type": "application/json"},
         ))
         with server.client(created["chief_token"]) as chief:
             playoff_id = _ok(chief.post(f"/api/events/{created['id']}/playoff"))["id"]
@@ -138,7 +140,8 @@ def test_a_bad_command_body_is_refused_with_its_field_at_every_door(
 ) -> None:
     with running_server(tmp_path / "log.db", ManualTime()) as server, server.client() as anon:
         created = _ok(anon.post(
-            "/api/events", content=DATA.read_bytes(), headers={"Content-Type": "application/json"}
+            "/api/events", content=uzchess_json(None).encode(),
+            headers={"Content-Type": "application/json"},
         ))
         with server.client(created["chief_token"]) as chief:
             playoff_id = _ok(chief.post(f"/api/events/{created['id']}/playoff"))["id"]

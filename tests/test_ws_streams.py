@@ -29,6 +29,7 @@ from orchestrator.api import ws as ws_endpoint
 from orchestrator.commands import PressClock
 from orchestrator.timesource import ManualTime, TimeSource
 from playoff_formats.model import Colour
+from tests.events import uzchess_json
 from tests.server import RunningServer, running_server
 
 DATA = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
@@ -105,7 +106,7 @@ def make_playoff(server: RunningServer, displays: int = 3, lots: bool = True) ->
     by hand (Abdusattorov White in game 1)."""
     with server.client() as anonymous:
         created = ok(anonymous.post(
-            "/api/events", content=DATA.read_bytes(),
+            "/api/events", content=uzchess_json().encode(),
             headers={"Content-Type": "application/json"},
         ))
     event_id, chief = created["id"], created["chief_token"]

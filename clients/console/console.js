@@ -6,7 +6,9 @@
  * payloads it offers (over the websocket, or as a REST command when the link is
  * down), shows each command as pending until the server acknowledges it, and shows
  * the server's reason when it refuses one. Clocks count down locally between
- * frames from what the server sent.
+ * frames from what the server sent, and freeze while the server cannot be reached
+ * (the page then says it is offline). A control the view marks `confirm` is sent
+ * only after the arbiter confirms it; the space bar presses the running clock.
  *
  * The token is typed into the page and kept in sessionStorage for this tab only;
  * it travels in the websocket hello and in Authorization headers, never in a URL.
@@ -14,9 +16,10 @@
 
 import { PlayoffConnection } from "../common/connection.js";
 import { setText } from "../common/html.js";
-import { formatClock, localNow, remainingMs } from "../common/time.js";
+import { formatClock, formatCountdown, hallTime, localNow, remainingMs } from "../common/time.js";
 import {
-  ControlRegistry, controlPayload, controlState, fieldsToClear, fillLabel, formPayload,
+  ControlRegistry, controlKey, controlPayload, controlState, fieldsToClear, fillLabel, formPayload,
+  refreshForm,
 } from "./controls.js";
 import { patch } from "./patch.js";
 import {
@@ -30,6 +33,8 @@ const TOKEN_KEY = `arbiter-console:token:${PLAYOFF}`;
 const CLOCK_KEY = `arbiter-console:acts-as-clock:${PLAYOFF}`;
 const SLOW_MS = 8000;            // a command unanswered this long says so
 const RESEND_MAX_AGE_MS = 30000; // a command older than this is not sent again on reconnection
+const CONFIRM_MS = 15000;        // a confirmation not given within this is withdrawn
+const ROLES = { chief: "Chief arbiter", arbiter: "Arbiter" };
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +47,9 @@ const S = {
   actsAsClock: localStorage.getItem(CLOCK_KEY) !== "off",
   registry: new ControlRegistry(),
   counter: 0,
+  armed: null,            // the key of the control awaiting its confirmation
+  armedAt: 0,
+  wasLive: false,         // the link was up once: losing it now means offline
 };
 
 const conn = new PlayoffConnection({
@@ -57,7 +65,9 @@ function adviceFor(code) {
     case "bad-command":
       return "Nothing was changed. Correct the value named above and send it again.";
     case "unauthorized":
-      return "The token was refused. Tap “Forget token” and connect with a valid arbiter token.";
+      return "Type a valid arbiter token (or the chief arbiter's) into “Arbiter or chief arbiter token” below, then press Connect.";
+    case "display-key":
+      return "A display key is read-only: use it for the hall display. Here, type an arbiter or chief arbiter token below, then press Connect.";
     case "forbidden":
     case "read-only":
       return "This token may not do that (is it a display key, or another event's token?). Connect with an arbiter or chief arbiter token.";
@@ -104,11 +114,11 @@ function busy(key) {
  * @param key       the decision it belongs to (controls sharing it wait together)
  * @param awaitsView false for commands that change only a clock: no new view follows them
  */
-function send(key, label, payload, { awaitsView = true, clear = [] } = {}) {
+function send(key, label, payload, { awaitsView = true, clear = [], closes = null } = {}) {
   if (busy(key)) return;
   const rec = {
     id: null, key, label, payload, status: "pending", via: "websocket", reason: null,
-    sentAt: localNow(), seq: 0, awaitsView, clear,
+    sentAt: localNow(), sentServerMs: conn.serverNow(), seq: 0, awaitsView, clear, closes,
   };
   S.log.unshift(rec);
   S.log = S.log.slice(0, 40);
@@ -135,8 +145,11 @@ function succeed(rec, seq) {
   dropAlerts(rec.key);
   for (const id of rec.clear) {
     const el = $(id);
-    if (el) el.value = "";
+    if (el && el.type === "checkbox") el.checked = false;
+    else if (el) el.value = "";
   }
+  const done = rec.closes && $(rec.closes);
+  if (done) done.open = false;
   render();
 }
 
@@ -164,17 +177,23 @@ function resendPending() {
 
 // ------------------------------------------------------------------ rendering
 
+function offset() {
+  return (conn.view && conn.view.utc_offset_minutes) || 0;
+}
+
 function ui() {
+  const view = conn.view;
   return {
-    registry: S.registry, busy, clocks: (conn.view && conn.view.clocks) || {},
-    actsAsClock: S.actsAsClock,
+    registry: S.registry, busy, clocks: (view && view.clocks) || {},
+    actsAsClock: S.actsAsClock, role: conn.role, armed: S.armed,
+    statusWords: (view && view.status_words) || {}, offset: offset(),
   };
 }
 
 function render() {
   const view = conn.view;
   renderHeader();
-  patch("commands", commandsHtml(S.log, SLOW_MS, localNow()));
+  patch("commands", commandsHtml(S.log, SLOW_MS, localNow(), offset()));
   if (!view || view.view !== "arbiter") return;
   $("app").hidden = false;
   document.title = `Arbiter · ${view.title}`;
@@ -189,6 +208,7 @@ function render() {
   patch("changes", changesHtml(view.changes));
   $("placings").hidden = !view.placings;
   patch("placings", view.placings ? placingsHtml(view.placings) : "");
+  for (const form of document.querySelectorAll("form[data-form]")) refreshForm(form);
   tick();
 }
 
@@ -203,18 +223,29 @@ function renderHeader() {
   const view = conn.view;
   if (view && view.view === "arbiter") {
     setText($("title"), view.title);
-    setText($("subtitle"), `${view.subtitle} · seq ${view.seq}`);
+    setText($("subtitle"), view.subtitle);
   }
+  const who = $("who");
+  const role = S.token && conn.role ? ROLES[conn.role] : null;
+  who.hidden = !role;
+  setText(who, role ? `Logged in: ${role.toLowerCase()}` : "");
+  who.dataset.role = role ? conn.role : "";
   const n = S.pending.size;
   const count = $("pending-count");
   count.hidden = n === 0;
   setText(count, n ? `${n} pending…` : "");
 }
 
-/** The clocks as they stand now, counted down locally from the server's values. */
+/** The clocks as they stand now, counted down locally from the server's values (frozen
+ * while offline), and the countdowns to the end of the rests. */
 function tick() {
   const clocks = (conn.view && conn.view.clocks) || {};
   const at = conn.serverNow();
+  if (S.armed && localNow() - S.armedAt > CONFIRM_MS) disarm();
+  for (const el of document.querySelectorAll("[data-until]")) {
+    const left = Number(el.dataset.until) - at;
+    setText(el, left > 0 ? `in ${formatCountdown(left)}` : "");
+  }
   for (const el of document.querySelectorAll("[data-clock]")) {
     const clock = clocks[el.dataset.clock];
     const start = el.dataset.start;
@@ -244,6 +275,16 @@ function showStatus(state) {
   pill.dataset.state = S.token ? shown[0] : "off";
   pill.className = `pill pill-${shown[0] === "live" ? "live" : shown[0] === "refused" ? "bad" : "off"}`;
   setText(pill, S.token ? shown[1] : "not connected");
+  if (state === "live") S.wasLive = true;
+  const offline = Boolean(S.token) && S.wasLive && state !== "live" && conn.frozenAt !== null;
+  document.body.classList.toggle("is-offline", offline);
+  const banner = $("offline");
+  banner.hidden = !offline;
+  setText(banner, offline
+    ? `Offline: the server has not answered since ${hallTime(conn.frozenAt, offset(), true)}. `
+      + "The clocks are frozen at what they showed then and run again when the link is back. "
+      + "A command sent meanwhile goes over HTTP if the server can be reached, and stays pending until it answers."
+    : "");
 }
 
 // ------------------------------------------------------------------ the connection
@@ -256,13 +297,16 @@ conn.on("view", (view) => {
 conn.on("clock", () => render());
 
 conn.on("status", (state) => {
+  if (conn.role === "display" && S.token) {
+    forget();
+    pushAlert("This is a display key, not an arbiter token",
+      "A display key only shows the hall display: it cannot run the arbiter console.",
+      "display-key", "connection");
+    return;
+  }
   showStatus(state);
+  if (!S.token) return;  // signed out meanwhile: what the closed link says does not matter
   if (state === "live") {
-    if (conn.role === "display") {
-      forget();
-      pushAlert("Token refused", "this is a display key: it cannot send commands", "forbidden", "connection");
-      return;
-    }
     dropAlerts("connection");
     resendPending();
   }
@@ -293,14 +337,49 @@ conn.on("refused", (code, reason) => {
 
 // ------------------------------------------------------------------ input
 
-function onControl(el) {
-  const found = S.registry.get(el.dataset.control);
+function disarm() {
+  if (S.armed === null) return;
+  S.armed = null;
+  render();
+}
+
+/** A control's command, sent at once, or, for one the view asks to confirm, once confirmed. */
+function onControl(el, confirmed = false) {
+  const key = el.dataset.control || el.dataset.confirm;
+  const found = S.registry.get(key);
   if (!found || found.kind !== "control") return;
   const control = found.item;
   const clocks = (conn.view && conn.view.clocks) || {};
   if (!controlState(control, clocks).enabled) return;
+  if (control.confirm && !confirmed) {
+    S.armed = controlKey(control);
+    S.armedAt = localNow();
+    render();
+    const yes = document.querySelector(`[data-confirm="${CSS.escape(S.armed)}"]`);
+    if (yes) yes.focus();
+    return;
+  }
+  S.armed = null;
   const payload = controlPayload(control, clocks);
   send(control.id, fillLabel(control.summary, payload), payload, { awaitsView: !control.clock });
+}
+
+/** The space bar presses the clock of the side to move, when exactly one may be pressed. */
+function onSpace(e) {
+  if (e.code !== "Space" && e.key !== " ") return;
+  const focus = document.activeElement;
+  if (focus && focus.closest("input, select, textarea, [contenteditable], summary")) return;
+  if (!S.actsAsClock || !conn.view || conn.view.over) return;
+  const presses = [...document.querySelectorAll("[data-press]")].filter((b) => !b.disabled);
+  if (!presses.length) return;
+  e.preventDefault();
+  if (e.repeat) return;
+  if (presses.length > 1) {
+    pushAlert("Space bar: several clocks run", "Tap the clock to press: the space bar presses only while one clock runs.",
+      "keyboard", "keyboard");
+    return;
+  }
+  onControl(presses[0]);
 }
 
 function onSubmit(formEl, submitter) {
@@ -308,8 +387,9 @@ function onSubmit(formEl, submitter) {
   if (!found || found.kind !== "form" || !found.item.enabled) return;
   const form = found.item;
   const { action, payload } = formPayload(form, formEl, submitter && submitter.dataset.action);
+  const folded = formEl.closest("details.correct");
   send(form.id, fillLabel(action.summary, payload), payload, {
-    awaitsView: !form.clock, clear: fieldsToClear(form),
+    awaitsView: !form.clock, clear: fieldsToClear(form), closes: folded ? folded.id : null,
   });
 }
 
@@ -343,6 +423,15 @@ document.addEventListener("click", (e) => {
     if (e.detail === 0 && !press.disabled) onControl(press);  // keyboard activation
     return;
   }
+  const yes = e.target.closest("[data-confirm]");
+  if (yes) {
+    onControl(yes, true);
+    return;
+  }
+  if (e.target.closest("[data-cancel]")) {
+    disarm();
+    return;
+  }
   const dismiss = e.target.closest("[data-dismiss]");
   if (dismiss) {
     S.alerts = S.alerts.filter((a) => a.id !== dismiss.dataset.dismiss);
@@ -362,8 +451,13 @@ document.addEventListener("change", (e) => {
     S.actsAsClock = e.target.checked;
     localStorage.setItem(CLOCK_KEY, S.actsAsClock ? "on" : "off");
     render();
+    return;
   }
+  const form = e.target.closest("form[data-form]");
+  if (form) refreshForm(form);
 });
+
+document.addEventListener("keydown", onSpace);
 
 document.addEventListener("submit", (e) => {
   const form = e.target;
@@ -395,11 +489,14 @@ function forget() {
   sessionStorage.removeItem(TOKEN_KEY);
   S.token = null;
   conn.close();
+  conn.role = null;
+  renderHeader();
   showStatus("off");
   showLogin();
 }
 
 function start() {
+  S.wasLive = false;
   $("login").hidden = true;
   $("sign-out").hidden = false;
   showStatus("connecting");
@@ -411,7 +508,7 @@ window.addEventListener("resize", renderPlan);
 setInterval(tick, 100);
 setInterval(() => {
   if (S.log.some((r) => r.status === "pending" && localNow() - r.sentAt > SLOW_MS)) {
-    patch("commands", commandsHtml(S.log, SLOW_MS, localNow()));
+    patch("commands", commandsHtml(S.log, SLOW_MS, localNow(), offset()));
   }
   renderPlan();  // the "now" line moves with the time
 }, 1000);

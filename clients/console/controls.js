@@ -5,13 +5,18 @@
  * and takes the payload fields named in `fill` from that clock: clock frames change
  * clocks between views. A form sends the fixed part of its action's payload with
  * the fields the arbiter completed: a chosen option sets the payload fields it
- * names; a typed value goes into its field (times the action's `scale`).
+ * names; a typed value goes into its field (times the action's `scale`); a
+ * checkbox sends true or false. A field with `shown_when` is shown (and enforced)
+ * only while the fields it names hold one of the values given, and an option's
+ * `caution` is shown while it is chosen. A control with `confirm` is sent only
+ * after the arbiter confirms it (see `confirmHtml`). A form with a `role` is drawn
+ * only for a console of that role.
  *
  * Nothing here knows what a command means: the view says it all.
  */
 
+import { hallTime } from "../common/time.js";
 import { esc } from "../common/html.js";
-import { clockTime, parseTime } from "../common/time.js";
 
 const SPINNER = ' <span class="spinner" aria-hidden="true"></span><span class="sr">(pending)</span>';
 
@@ -34,6 +39,11 @@ export class ControlRegistry {
   get(key) {
     return this.items.get(key) || null;
   }
+}
+
+/** The key a control's element carries (also the key of its confirmation). */
+export function controlKey(control) {
+  return `${control.id}|${control.name}`;
 }
 
 /** A label with `{field}` replaced by the payload's field of that name. */
@@ -67,21 +77,42 @@ export function controlPayload(control, clocks) {
 
 /**
  * A button for a control.
- * @param ui {{registry: ControlRegistry, busy: (id: string) => boolean, clocks: object}}
+ * @param ui {{registry: ControlRegistry, busy: (id: string) => boolean, clocks: object,
+ *             armed: string|null}}
  */
 export function button(ui, control, { cls = "", html = null, testid = null, hideWhenOff = false, attrs = "" } = {}) {
   const key = ui.registry.add("control", control);
   const busy = ui.busy(control.id);
   const { enabled, refusal } = controlState(control, ui.clocks);
   if (hideWhenOff && !enabled && !busy) return "";
+  const armed = ui.armed === key;
   const label = html !== null ? html : esc(fillLabel(control.label, controlPayload(control, ui.clocks)));
   const detail = control.detail ? `<span class="small">${esc(control.detail)}</span>` : "";
-  const classes = ["btn", control.primary ? "btn-primary" : "", cls, busy ? "is-pending" : ""]
-    .filter(Boolean).join(" ");
+  const classes = ["btn", control.primary ? "btn-primary" : "", cls, busy ? "is-pending" : "",
+    armed ? "is-armed" : ""].filter(Boolean).join(" ");
   const title = refusal && !busy ? ` title="${esc(refusal)}"` : "";
-  return `<button type="button" class="${classes}" data-control="${esc(key)}"${attrs}
+  const asks = control.confirm ? ` aria-haspopup="dialog" aria-expanded="${armed}"` : "";
+  return `<button type="button" class="${classes}" data-control="${esc(key)}"${attrs}${asks}
       data-testid="${esc(testid || control.name)}"${title} aria-busy="${busy}"
       ${enabled && !busy ? "" : "disabled"}>${label}${detail}${busy ? SPINNER : ""}</button>`;
+}
+
+/**
+ * The confirmation of whichever of `controls` the arbiter tapped and must confirm:
+ * what it does, in the server's words, and the buttons that send it or not.
+ */
+export function confirmHtml(ui, controls) {
+  const control = controls.find((c) => c && c.confirm && ui.armed === controlKey(c));
+  if (!control) return "";
+  const key = controlKey(control);
+  const label = fillLabel(control.label, controlPayload(control, ui.clocks));
+  return `<div class="confirm" role="alertdialog" aria-label="Confirm ${esc(label)}" data-testid="confirm">
+      <p data-testid="confirm-text">${esc(control.confirm)}</p>
+      <div class="row">
+        <button type="button" class="btn btn-primary" data-confirm="${esc(key)}" data-testid="confirm-yes">Confirm: ${esc(label)}</button>
+        <button type="button" class="btn btn-quiet" data-cancel="1" data-testid="confirm-no">Cancel</button>
+      </div>
+    </div>`;
 }
 
 /** Why a control or form cannot be used now, shown under it. */
@@ -96,29 +127,47 @@ export function fieldId(form, field) {
   return `f-${form.id}-${form.name}-${field.name}`.replace(/[^A-Za-z0-9_-]/g, "-");
 }
 
-function optionLabel(option) {
-  const at = option.at ? ` (${clockTime(parseTime(option.at))})` : "";
+function optionLabel(option, offset) {
+  const at = option.at ? ` (${hallTime(option.at, offset)})` : "";
   return esc(option.label) + at;
 }
 
-function fieldHtml(form, field) {
+/** What an option entails, shown while it is chosen (see `refreshForm`). */
+function cautionsHtml(form, field, chosen) {
+  return field.options.filter((o) => o.caution).map((o) => `
+      <div class="caution" data-caution="${esc(fieldId(form, field))}" data-value="${esc(o.value)}"
+           data-testid="${esc(field.test_id)}-caution"${o.value === chosen ? "" : " hidden"}>
+        <strong>${esc(o.caution.text)}</strong>
+        ${o.caution.items.length ? `<ul>${o.caution.items.map((i) => `<li>${esc(i)}</li>`).join("")}</ul>` : ""}
+      </div>`).join("");
+}
+
+function fieldHtml(form, field, offset) {
   const id = fieldId(form, field);
   const required = field.required ? " required" : "";
   const attr = (name, value) => (value === null || value === undefined ? "" : ` ${name}="${esc(value)}"`);
   switch (field.input) {
     case "select": {
-      // Never "required": a select always has a choice, and an empty value can be one.
-      const chosen = field.value ?? (field.options[0] && field.options[0].value);
+      // An empty value can be a choice ("every match"): only a placeholder makes the
+      // arbiter choose.
+      const placeholder = field.placeholder
+        ? `<option value="" disabled${field.value ? "" : " selected"}>${esc(field.placeholder)}</option>` : "";
+      const chosen = field.placeholder ? field.value : field.value ?? (field.options[0] && field.options[0].value);
       const options = field.options.map((o) =>
-        `<option value="${esc(o.value)}"${o.value === chosen ? " selected" : ""}>${optionLabel(o)}</option>`).join("");
+        `<option value="${esc(o.value)}"${o.value === chosen ? " selected" : ""}>${optionLabel(o, offset)}</option>`).join("");
       return `<label class="field"><span>${esc(field.label)}</span>
-          <select id="${id}" name="${esc(field.name)}" data-testid="${esc(field.test_id)}">${options}</select></label>`;
+          <select id="${id}" name="${esc(field.name)}"${field.placeholder ? " required" : ""}
+                  data-testid="${esc(field.test_id)}">${placeholder}${options}</select></label>
+        ${cautionsHtml(form, field, chosen)}`;
     }
+    case "checkbox":
+      return `<label class="check field-check"><input type="checkbox" id="${id}" name="${esc(field.name)}"${required}
+          data-testid="${esc(field.test_id)}"><span>${esc(field.label)}</span></label>`;
     case "radio": {
       const chosen = field.value ?? (field.options[0] && field.options[0].value);
       const options = field.options.map((o, i) => `<label class="seg"><input type="radio"
           id="${id}-${i}" name="${esc(field.name)}" value="${esc(o.value)}"${o.value === chosen ? " checked" : ""}
-          data-testid="${esc(o.name || `${field.test_id}-${o.value}`)}"><span>${optionLabel(o)}</span></label>`).join("");
+          data-testid="${esc(o.name || `${field.test_id}-${o.value}`)}"><span>${optionLabel(o, offset)}</span></label>`).join("");
       return `<fieldset class="segmented" data-testid="${esc(field.test_id)}"><legend>${esc(field.label)}</legend>${options}</fieldset>`;
     }
     case "number":
@@ -134,8 +183,30 @@ function fieldHtml(form, field) {
   }
 }
 
-/** A form: its fields, and a submit button per action. */
+/** A field, wrapped to be shown only while the fields it depends on hold its values. */
+function shownFieldHtml(form, field, offset) {
+  const html = fieldHtml(form, field, offset);
+  const when = Object.keys(field.shown_when || {});
+  if (!when.length) return html;
+  const shown = initialValuesHold(form, field);
+  return `<div class="depends" data-shown-when="${esc(JSON.stringify(field.shown_when))}"${shown ? "" : " hidden"}>${html}</div>`;
+}
+
+function initialValue(field) {
+  if (field.input === "select" && field.placeholder) return field.value ?? "";
+  return field.value ?? (field.options[0] && field.options[0].value) ?? "";
+}
+
+function initialValuesHold(form, field) {
+  return Object.entries(field.shown_when || {}).every(([name, values]) => {
+    const other = form.fields.find((f) => f.name === name);
+    return other && values.includes(initialValue(other));
+  });
+}
+
+/** A form: its fields, and a submit button per action (none for another role's form). */
 export function formHtml(ui, form, { cls = "stack", title = false } = {}) {
+  if (form.role && form.role !== ui.role) return "";
   const key = ui.registry.add("form", form);
   const busy = ui.busy(form.id);
   const actions = form.actions.map((action) => {
@@ -146,7 +217,7 @@ export function formHtml(ui, form, { cls = "stack", title = false } = {}) {
   return `<form class="${cls}" data-form="${esc(key)}">
       ${title ? `<h3>${esc(form.title)}</h3>` : ""}
       ${form.hint ? `<p class="muted small">${esc(form.hint)}</p>` : ""}
-      ${form.fields.map((field) => fieldHtml(form, field)).join("")}
+      ${form.fields.map((field) => shownFieldHtml(form, field, ui.offset)).join("")}
       <div class="row">${actions}</div>
       ${refusalNote(form, ui.clocks)}
     </form>`;
@@ -168,6 +239,8 @@ export function formPayload(form, element, actionName) {
     if (field.input === "select" || field.input === "radio") {
       const option = field.options.find((o) => o.value === raw);
       if (option) Object.assign(payload, option.sets);
+    } else if (field.input === "checkbox") {
+      payload[field.name] = raw === "on";  // a hidden checkbox is disabled: not in the data
     } else if (field.input === "number") {
       const scale = (action.scale || {})[field.name] ?? 1;
       payload[field.name] = raw === "" ? null : Math.round(Number(raw) * scale);
@@ -180,7 +253,32 @@ export function formPayload(form, element, actionName) {
   return { action, payload };
 }
 
-/** The ids of the fields to empty once a form's command is accepted. */
+/** The ids of the fields to empty once a form's command is accepted: those the view
+ * says (reasons, scores), the confirmations, and the choices the arbiter had to make. */
 export function fieldsToClear(form) {
-  return form.fields.filter((f) => f.clear_after).map((f) => fieldId(form, f));
+  return form.fields
+    .filter((f) => f.clear_after || f.input === "checkbox" || (f.input === "select" && f.placeholder))
+    .map((f) => fieldId(form, f));
+}
+
+/**
+ * Show the fields of a drawn form that apply to what is chosen now (`shown_when`),
+ * enforcing only those, and the caution of each chosen option.
+ */
+export function refreshForm(element) {
+  const data = new FormData(element);
+  for (const box of element.querySelectorAll("[data-shown-when]")) {
+    let when = {};
+    try { when = JSON.parse(box.dataset.shownWhen); } catch (err) { when = {}; }
+    const shown = Object.entries(when).every(([name, values]) => values.includes(String(data.get(name) ?? "")));
+    box.hidden = !shown;
+    for (const input of box.querySelectorAll("input, select")) {
+      input.disabled = !shown;
+      if (!shown && input.type === "checkbox") input.checked = false;
+    }
+  }
+  for (const note of element.querySelectorAll("[data-caution]")) {
+    const select = document.getElementById(note.dataset.caution);
+    note.hidden = !select || select.value !== note.dataset.value;
+  }
 }

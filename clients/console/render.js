@@ -1,12 +1,14 @@
 /* The arbiter view as HTML, region by region. Every word and every decision comes
  * from the view; this module lays them out. `ui` carries what the page adds: the
  * control registry, which commands are pending, the clocks as they now stand,
- * whether this console acts as the clock, and the draws checked in this browser.
+ * whether this console acts as the clock, the role it is logged in with, the
+ * control awaiting its confirmation, and the draws checked in this browser.
+ * Times of day are written as the hall reads them (the view's UTC offset).
  */
 
+import { hallTime } from "../common/time.js";
 import { esc } from "../common/html.js";
-import { clockTime, clockTimeSeconds, parseTime } from "../common/time.js";
-import { button, formHtml, refusalNote } from "./controls.js";
+import { button, confirmHtml, formHtml, refusalNote } from "./controls.js";
 import { timeline } from "./timeline.js";
 
 // ------------------------------------------------------------------ current games
@@ -17,9 +19,13 @@ export function nowHtml(view, ui) {
   if (view.champion) {
     html += `<div class="champion card" data-testid="champion"><span class="trophy" aria-hidden="true"></span>${esc(view.champion.text)}</div>`;
   }
-  html += `<div class="clock-toggle"><label class="check">
-      <input type="checkbox" id="acts-as-clock" data-testid="acts-as-clock" ${ui.actsAsClock ? "checked" : ""}>
-      This console is the clock (press buttons)</label></div>`;
+  if (!view.over) {
+    html += `<div class="clock-toggle" data-testid="clock-toggle"><label class="check">
+        <input type="checkbox" id="acts-as-clock" data-testid="acts-as-clock" ${ui.actsAsClock ? "checked" : ""}>
+        This console is the clock (press buttons)</label>
+        <p class="muted small" data-testid="keyboard-help"><kbd>Space</kbd> presses the clock for the side
+          to move, when this console is the clock, one clock runs and no field has the focus.</p></div>`;
+  }
   for (const match of view.matches) html += matchHtml(match, ui);
   return html;
 }
@@ -27,7 +33,8 @@ export function nowHtml(view, ui) {
 function matchHtml(m, ui) {
   const body = [];
   if (m.note) body.push(`<p class="muted">${esc(m.note)}</p>`);
-  if (m.games.length) body.push(gamesTable(m));
+  if (m.flag) body.push(flagHtml(m, ui));
+  if (m.games.length) body.push(gamesList(m, ui));
   if (m.decision) body.push(decisionHtml(m));
   if (m.lots) body.push(lotsHtml(m, ui));
   if (m.toss) body.push(tossHtml(m, ui));
@@ -44,15 +51,37 @@ function matchHtml(m, ui) {
     </article>`;
 }
 
-function gamesTable(m) {
-  const rows = m.games.map((g) => `<tr data-testid="game-row-${m.id}-${g.number}">
-      <td>${g.number}${g.label ? ` <span class="tag">${esc(g.label)}</span>` : ""}</td>
-      <td>${esc(g.white)}</td><td>${esc(g.black)}</td>
-      <td class="result" data-testid="game-${m.id}-${g.number}-result">${esc(g.result)}</td>
-      <td class="muted small" data-testid="game-${m.id}-${g.number}-state">${esc(g.state)}</td>
-    </tr>`).join("");
-  return `<table class="games"><thead><tr><th>Game</th><th>White</th><th>Black</th><th>Result</th><th></th></tr></thead>
-    <tbody>${rows}</tbody></table>`;
+/** Each game as its own card: players, result, state, and the correction of its result. */
+function gamesList(m, ui) {
+  const cards = m.games.map((g) => {
+    const correct = g.correct ? `
+        <details class="correct" id="correct-details-${m.id}-${g.number}" data-testid="correct-${m.id}-${g.number}">
+          <summary class="btn btn-quiet">${esc(g.correct.title)}</summary>
+          ${formHtml(ui, g.correct)}
+        </details>` : "";
+    return `<li class="game-card" data-testid="game-row-${m.id}-${g.number}">
+        <div class="game-line">
+          <span class="game-no">Game ${g.number}${g.label ? ` <span class="tag">${esc(g.label)}</span>` : ""}</span>
+          <span class="game-players" data-testid="game-${m.id}-${g.number}-players">${esc(g.players)}</span>
+          <span class="result" data-testid="game-${m.id}-${g.number}-result">${esc(g.result)}</span>
+          <span class="muted small" data-testid="game-${m.id}-${g.number}-state">${esc(g.state)}</span>
+        </div>
+        ${g.result_text ? `<p class="small muted" data-testid="game-${m.id}-${g.number}-words">${esc(g.result_text)}</p>` : ""}
+        ${correct}
+      </li>`;
+  }).join("");
+  return `<ul class="games plain">${cards}</ul>`;
+}
+
+function flagHtml(m, ui) {
+  const f = m.flag;
+  const correct = f.correct ? `<div data-testid="flag-correct">${formHtml(ui, f.correct, { title: true })}</div>` : "";
+  return `<div class="flag" role="alert" data-testid="flag-${m.id}">
+      <strong class="flag-text" data-testid="flag-text">${esc(f.text)}</strong>
+      <p>${esc(f.detail)}</p>
+      <p class="flag-rule" data-testid="flag-rule">${esc(f.rule)}</p>
+      ${correct}
+    </div>`;
 }
 
 function decisionHtml(m) {
@@ -93,17 +122,28 @@ function coloursHtml(m, ui) {
     </div>`;
 }
 
+function rest(r, ui) {
+  return `<li class="rest${r.binding ? " binding" : ""}" data-testid="rest" data-kind="${esc(r.kind)}">
+      <strong>${r.binding ? "Not before" : "Preferably not before"} ${esc(r.until_text)}</strong>
+      <span class="countdown" data-until="${r.until_ms}" data-testid="rest-countdown"></span>
+      <span class="small">${esc(r.text)}</span></li>`;
+}
+
 function gamePanelHtml(p, ui) {
   const clock = ui.clocks[p.clock] || null;
-  const status = clock ? clock.status.replace(/-/g, " ") : p.status;
+  const words = ui.statusWords || {};
+  let status = clock ? (words[clock.status] || clock.status) : p.status;
+  if (clock && clock.status === "running" && p.since) status += ` since ${p.since}`;
   const faces = p.faces.map((face) => faceHtml(p, face, clock, ui)).join("");
   const controls = [
     p.start ? button(ui, p.start, { cls: "btn-big" }) : "",
     p.pause ? button(ui, p.pause, { hideWhenOff: true }) : "",
     p.resume ? button(ui, p.resume, { hideWhenOff: true }) : "",
   ].join("");
+  const rests = p.rests.length ? `<ul class="rests plain" data-testid="rests">${p.rests.map((r) => rest(r, ui)).join("")}</ul>` : "";
+  const anyway = p.start_anyway ? formHtml(ui, p.start_anyway) : "";
   const results = p.results.map((r) => button(ui, r, {
-    cls: "btn-result",
+    cls: `btn-result${["+/-", "-/+", "-/-"].includes(r.command.result) ? " forfeit" : ""}`,
     html: `<span class="big">${esc(r.label)}</span>`,
   })).join("");
   const adjust = p.adjust ? `
@@ -116,8 +156,12 @@ function gamePanelHtml(p, ui) {
       <p class="muted small">${esc(p.time_control)}</p>
       <div class="faces">${faces}</div>
       <div class="row">${controls}</div>
-      ${p.start ? refusalNote(p.start, ui.clocks) : ""}
-      ${results ? `<h4>Result</h4><div class="results">${results}</div>` : ""}
+      ${confirmHtml(ui, [p.start])}
+      ${p.start && !p.rests.some((r) => r.binding) ? refusalNote(p.start, ui.clocks) : ""}
+      ${rests}
+      ${anyway ? `<div class="start-anyway" data-testid="start-anyway">${anyway}</div>` : ""}
+      ${results ? `<h4>${p.start ? "Result without play (forfeit)" : "Result"}</h4><div class="results">${results}</div>` : ""}
+      ${confirmHtml(ui, p.results)}
       ${adjust}
     </div>`;
 }
@@ -131,7 +175,8 @@ function faceHtml(panel, face, clock, ui) {
       <span class="face-name">${esc(face.player)}</span>
       <span class="face-time" data-clock="${esc(panel.clock)}" data-side="${side}"
             data-start="${face.start_ms ?? ""}" data-testid="time-${side}">—</span>
-      <span class="face-moves" data-testid="moves-${side}">moves ${moves}${next}</span>`;
+      <span class="face-moves" data-testid="moves-${side}">moves ${moves}${next}</span>
+      <span class="face-frozen">frozen: offline</span>`;
   if (!ui.actsAsClock) {
     return `<div class="face ${side}${runs ? " runs" : ""}" data-testid="clock-${side}">${inner}</div>`;
   }
@@ -148,11 +193,11 @@ function faceHtml(panel, face, clock, ui) {
 // ------------------------------------------------------------------ extra boards
 
 function extraBoardsHtml(eb, ui) {
-  const tables = eb.stanzas.map((s) => `
-      <table class="boards" data-testid="stanza-${s.stanza}">
+  const tables = eb.stanzas.slice().reverse().map((s) => `
+      <table class="boards" data-testid="stanza-${s.stanza}" data-set="${s.set}">
         <caption>${esc(s.caption)}</caption>
         <thead><tr><th>Board</th><th>Table 1 (NS)</th><th>Table 2 (NS)</th><th>IMPs (home)</th></tr></thead>
-        <tbody>${s.boards.map((b) => `<tr><td>${b.board}</td><td>${esc(b.table_1)}</td><td>${esc(b.table_2)}</td><td>${esc(b.imps)}</td></tr>`).join("")}</tbody>
+        <tbody>${s.boards.map((b) => `<tr data-testid="board-${s.stanza}-${b.board}"><td>${b.board}</td><td>${esc(b.table_1)}</td><td>${esc(b.table_2)}</td><td data-testid="imps">${esc(b.imps)}</td></tr>`).join("")}</tbody>
       </table>`).join("");
   const status = eb.winner
     ? `<div class="decision" data-testid="extra-winner"><strong>${esc(eb.winner_text)}</strong></div>`
@@ -161,6 +206,7 @@ function extraBoardsHtml(eb, ui) {
     ? `<div data-testid="${esc(eb.entry.name)}">${formHtml(ui, eb.entry, { title: true })}</div>` : "";
   return `<article class="card match" data-testid="extra-boards">
       <header class="match-head"><h2>${esc(eb.title)}</h2>
+        <span class="small muted" data-testid="running-total-label">${esc(eb.running_total_label)}</span>
         <span class="score" data-testid="running-total">${esc(eb.running_total)}</span></header>
       ${status}
       ${entry}
@@ -174,10 +220,11 @@ export function planHtml(schedule, ui, width, nowMs) {
   if (schedule.error) {
     return `<p class="warning" data-testid="plan-error">The schedule cannot be planned: ${esc(schedule.error)}</p>`;
   }
-  let html = `<p class="plan-summary" data-testid="plan-summary">Start ${clockTime(parseTime(schedule.start))}
-      · finish ${clockTime(parseTime(schedule.finish))}`;
+  const at = (when) => hallTime(when, ui.offset);
+  let html = `<p class="plan-summary" data-testid="plan-summary">Start ${at(schedule.start)}
+      · finish ${at(schedule.finish)}`;
   if (schedule.deadline) {
-    html += ` · deadline ${clockTime(parseTime(schedule.deadline))} · `;
+    html += ` · deadline ${at(schedule.deadline)} · `;
     html += `<strong class="${schedule.fits === false ? "bad" : "good"}" data-testid="fits">${esc(schedule.fits_text)}</strong>`;
   }
   html += "</p>";
@@ -192,15 +239,15 @@ export function planHtml(schedule, ui, width, nowMs) {
   }
   const replan = schedule.replan;
   if (replan) {
-    const items = replan.items.map((i) => `${esc(i.label)} ${esc(i.delta)} (now ${clockTime(parseTime(i.to))})`);
+    const items = replan.items.map((i) => `${esc(i.label)} ${esc(i.delta)} (now ${at(i.to)})`);
     html += `<p class="reflow" data-testid="reflow">↻ ${esc(replan.text)}: ${items.join("; ")}</p>`;
   }
-  html += timeline(schedule, width, nowMs);
-  html += `<ol class="plan-list" data-testid="plan-list">${schedule.games.map(planRow).join("")}</ol>`;
+  html += timeline(schedule, width, nowMs, ui.offset);
+  html += `<ol class="plan-list" data-testid="plan-list">${schedule.games.map((g) => planRow(g, at)).join("")}</ol>`;
   return html;
 }
 
-function planRow(g) {
+function planRow(g, at) {
   const badges = [
     `<span class="tag st-${esc(g.status)}">${esc(g.status)}</span>`,
     g.fixed ? `<span class="tag">fixed</span>` : "",
@@ -209,7 +256,7 @@ function planRow(g) {
   ].join(" ");
   const about = [g.players, g.time_control, g.interval].filter(Boolean).map(esc).join(" · ");
   return `<li class="plan-item${g.tentative ? " tentative" : ""}${g.moved ? " moved" : ""}" data-testid="plan-${g.match}-${g.game}">
-      <div><strong>${clockTime(parseTime(g.start))}–${clockTime(parseTime(g.end))}</strong> ${esc(g.title)} ${badges}</div>
+      <div><strong>${at(g.start)}–${at(g.end)}</strong> ${esc(g.title)} ${badges}</div>
       <div class="small">${about}</div>
       <div class="small muted">${esc(g.reason)}</div>
     </li>`;
@@ -242,18 +289,21 @@ export function drawsHtml(draws, checked) {
 }
 
 export function overridesHtml(overrides, ui) {
-  const forms = [overrides.move_start, overrides.postpone, overrides.time_control, overrides.deadline,
-    overrides.correct].filter(Boolean);
+  const forms = [overrides.move_start, overrides.postpone, overrides.time_control, overrides.deadline]
+    .filter(Boolean);
   const sections = forms.map((form) => `
       <details class="override" id="ov-${esc(form.name)}" data-testid="${esc(form.name)}"${form.open ? " open" : ""}>
         <summary class="btn btn-quiet">${esc(form.title)}</summary>
         ${formHtml(ui, form)}
       </details>`).join("");
-  return `<h2>Arbiter overrides</h2><p class="muted small">Each needs a reason; it is logged with your token.</p>${sections}`;
+  return `<h2>Arbiter overrides</h2><p class="muted small">Each needs a reason; it is logged with your token.
+      To correct a result, open “Correct the result” under the game, in its match.</p>${sections}`;
 }
 
 export function changesHtml(changes) {
-  const line = (c) => `<li data-testid="change-${esc(c.type)}"><span class="muted">#${c.seq}</span> ${esc(c.text)}${c.reason ? ` — <em>${esc(c.reason)}</em>` : ""}</li>`;
+  const line = (c) => `<li data-testid="change-${esc(c.type)}"><span class="muted">${esc(c.when)} · ${esc(c.by)}</span>
+      ${esc(c.text)}${c.reason ? ` — <em>${esc(c.reason)}</em>` : ""}
+      ${c.voided.length ? `<div class="voided" data-testid="change-voided">Voided:<ul>${c.voided.map((v) => `<li>${esc(v)}</li>`).join("")}</ul></div>` : ""}</li>`;
   return `<h2>Changes by arbiters</h2>${changes.length ? `<ul class="plain">${changes.slice().reverse().map(line).join("")}</ul>` : `<p class="muted">None.</p>`}`;
 }
 
@@ -262,13 +312,14 @@ export function placingsHtml(placings) {
   return `<h2>Final placings</h2><table class="games"><thead><tr><th>Place</th><th>Player</th><th>Score</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-export function commandsHtml(log, slowMs, now) {
+export function commandsHtml(log, slowMs, now, offset) {
   const items = log.slice(0, 12).map((r) => {
     const state = r.status === "pending"
       ? (now - r.sentAt > slowMs ? "pending — no answer yet, still waiting" : "pending…")
       : r.status === "ok" ? "✓ done" : `✗ refused: ${esc(r.reason)}`;
+    const via = r.via === "REST" ? "sent while the live link was down" : "sent";
     return `<li class="cmd cmd-${r.status}" data-testid="cmd" data-status="${r.status}" data-type="${esc(r.payload.type)}">
-        <span>${esc(r.label)}</span> <span class="small muted">${esc(r.via)} · ${clockTimeSeconds(r.sentAt)}</span>
+        <span>${esc(r.label)}</span> <span class="small muted">${via} at ${hallTime(r.sentServerMs, offset, true)}</span>
         <span class="cmd-state">${state}</span></li>`;
   });
   return `<h2>Commands from this console</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">None yet.</p>`}`;

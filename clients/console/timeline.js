@@ -1,16 +1,34 @@
 /* The schedule as an SVG timeline: a lane per match, its games and breaks in time,
  * where the last re-plan moved them from (ghosts), the deadline and now.
  * Everything placed comes from the view; this module only scales it to the width.
+ * Lane labels are never cut: they wrap onto lines, and the lanes start after the
+ * longest line.
  */
 
 import { esc } from "../common/html.js";
-import { clockTime, parseTime } from "../common/time.js";
+import { hallTime, parseTime } from "../common/time.js";
 
 const MINUTE = 60000;
 const STEPS = [5, 10, 15, 30, 60, 120, 180, 240, 360].map((m) => m * MINUTE);
+const LABEL_CHARS = 14;     // a lane label wraps at about this many characters a line
+const CHAR_PX = 8;          // the width of a character of the labels' bold 13 px font, at most
+const LINE_PX = 15;
 
-/** The timeline of a view's schedule, drawn `width` pixels wide, with the time now. */
-export function timeline(schedule, width, nowMs) {
+/** A label's words on lines of about `LABEL_CHARS` characters (a longer word keeps its line). */
+export function wrapLabel(label) {
+  const lines = [];
+  for (const word of String(label).split(/\s+/).filter(Boolean)) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (last + " " + word).length <= LABEL_CHARS) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length ? lines : [""];
+}
+
+/** The timeline of a view's schedule, drawn `width` pixels wide, with the time now;
+ * times of day at the hall's offset from UTC (`offset`, in minutes). */
+export function timeline(schedule, width, nowMs, offset = 0) {
+  const clockTime = (t) => hallTime(t, offset);
   const games = schedule.games || [];
   const breaks = schedule.breaks || [];
   const lanes = schedule.lanes || [];
@@ -21,7 +39,8 @@ export function timeline(schedule, width, nowMs) {
     times.push(parseTime(g.start), parseTime(g.end));
     if (g.moved) times.push(parseTime(g.moved.from_start), parseTime(g.moved.from_end));
   }
-  for (const b of breaks) times.push(parseTime(b.start), parseTime(b.end));
+  // Breaks do not stretch the time axis (the break after a main event that ended
+  // yesterday would squeeze today's games): they are drawn where they meet it.
   if (!Number.isNaN(deadline)) times.push(deadline);
   const valid = times.filter((t) => !Number.isNaN(t));
   let t0 = Math.min(...valid);
@@ -32,8 +51,10 @@ export function timeline(schedule, width, nowMs) {
   t1 += pad;
   const laneOf = new Map(lanes.map((lane, i) => [lane.match, i]));
   const W = Math.max(560, Math.round(width || 800));
-  const left = 84;
-  const laneH = 46;
+  const wrapped = lanes.map((lane) => wrapLabel(lane.label));
+  const longest = Math.max(0, ...wrapped.flat().map((line) => line.length));
+  const left = Math.max(84, longest * CHAR_PX + 12);
+  const laneH = Math.max(46, Math.max(1, ...wrapped.map((l) => l.length)) * LINE_PX + 16);
   const top = 24;
   const lanesEnd = top + Math.max(1, lanes.length) * laneH;
   const H = lanesEnd + 22;
@@ -47,9 +68,11 @@ export function timeline(schedule, width, nowMs) {
   }
   lanes.forEach((lane, i) => {
     const ly = top + i * laneH;
-    const label = lane.label.length > 10 ? `${lane.label.slice(0, 9)}…` : lane.label;
+    const lines = wrapped[i];
+    const first = ly + laneH / 2 + 5 - ((lines.length - 1) * LINE_PX) / 2;
+    const spans = lines.map((line, n) => `<tspan x="6" y="${first + n * LINE_PX}">${esc(line)}</tspan>`).join("");
     parts.push(`<rect class="lane${i % 2 ? " odd" : ""}" x="0" y="${ly}" width="${W}" height="${laneH}"/>`);
-    parts.push(`<text class="lane-label" x="6" y="${ly + laneH / 2 + 5}"><title>${esc(lane.label)}</title>${esc(label)}</text>`);
+    parts.push(`<text class="lane-label" data-testid="lane-label"><title>${esc(lane.label)}</title>${spans}</text>`);
   });
   if (!Number.isNaN(deadline) && schedule.fits === false) {  // behind the games: past the deadline
     const finish = parseTime(schedule.finish);
@@ -57,8 +80,11 @@ export function timeline(schedule, width, nowMs) {
         height="${lanesEnd - top}"><title>over the deadline</title></rect>`);
   }
   for (const b of breaks) {
-    const bx = x(parseTime(b.start));
-    const bw = Math.max(2, x(parseTime(b.end)) - bx);
+    const from = Math.max(t0, parseTime(b.start));
+    const to = Math.min(t1, parseTime(b.end));
+    if (!(to > from)) continue;
+    const bx = x(from);
+    const bw = Math.max(2, x(to) - bx);
     parts.push(`<rect class="break ${esc(b.kind)}" x="${bx}" y="${y(b.lane) + 14}" width="${bw}" height="${laneH - 28}"
         data-testid="timeline-break"><title>${esc(b.reason)}</title></rect>`);
   }
@@ -86,7 +112,7 @@ export function timeline(schedule, width, nowMs) {
   }
   parts.push(`<line class="now" x1="${x(now)}" x2="${x(now)}" y1="${top - 4}" y2="${H - 4}"/>`);
   parts.push(`<text class="now-label" x="${x(now) + 4}" y="${H - 6}">now</text>`);
-  return `<div class="timeline-wrap"><svg class="timeline" data-testid="timeline" viewBox="0 0 ${W} ${H}" role="img"
+  return `<div class="timeline-wrap"><svg class="timeline" data-testid="timeline" data-lanes-x="${left}" viewBox="0 0 ${W} ${H}" role="img"
       aria-label="Schedule timeline: ${games.length} games${Number.isNaN(deadline) ? "" : `, deadline ${clockTime(deadline)}`}">${parts.join("")}</svg></div>
     <p class="legend small"><span class="key k-planned"></span>planned <span class="key k-tentative"></span>tentative
       <span class="key k-running"></span>running <span class="key k-played"></span>played <span class="key k-break"></span>break

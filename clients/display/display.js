@@ -6,7 +6,7 @@
  * only counts: the running side of each clock down from the server's values, and
  * the countdowns to the instants the view names, on the server's time as the
  * connection measures it. While the link is down every clock stands still and the
- * page says it is reconnecting.
+ * page says, in large type, that it is offline and its clocks are stopped.
  *
  * The key goes in the websocket's first frame, never in a URL the page requests;
  * the page makes no REST reads (docs/protocol.md).
@@ -15,6 +15,7 @@
 import { PlayoffConnection } from "../common/connection.js";
 import { clockTime } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
+import { fitNames } from "./fit.js";
 import { render } from "./render.js";
 import { tickClocks, tickCountdowns } from "./tick.js";
 
@@ -26,8 +27,10 @@ const key = new URLSearchParams(location.search).get("key") || "";
 const CONNECTION_TEXT = {
   live: "live",
   connecting: "connecting…",
-  reconnecting: "reconnecting…",
+  reconnecting: "offline",
 };
+
+const OFFLINE_TEXT = "Offline: the server cannot be reached. Clocks stopped; reconnecting…";
 
 /** What the page shows, for the hall's own checks and for tests. */
 const shown = {
@@ -64,6 +67,9 @@ function showConnection() {
   const el = document.getElementById("conn");
   setAttr(el, "data-state", state);
   setText(el, state === "error" ? shown.error || "error" : CONNECTION_TEXT[state] || state);
+  const offline = document.getElementById("offline");
+  offline.hidden = state !== "reconnecting";
+  setText(offline, state === "reconnecting" ? OFFLINE_TEXT : "");
 }
 
 function draw() {
@@ -74,14 +80,15 @@ function draw() {
     shown.kind = view ? view.kind : null;
     shown.mode = view ? view.mode : shown.error ? "error" : "waiting";
     shown.champion = view && view.champion ? view.champion.id : null;
-    render(view, { playoffId, error: shown.error });
+    if (render(view, { playoffId, error: shown.error })) fitNames();
   }
   const now = conn.serverNow();
   const frozen = conn.frozenAt !== null && !conn.synced;
   shown.clocks = tickClocks(conn.view, now, conn.synced, frozen);
   shown.shownAt = performance.now();
   tickCountdowns(now);
-  setText(document.getElementById("wallclock"), conn.view ? clockTime(now) : "");
+  setText(document.getElementById("wallclock"),
+    conn.view ? clockTime(now, conn.view.utc_offset_minutes) : "");
   shown.synced = conn.synced;
   shown.lastSeq = conn.seq;
   shown.frames = conn.counts.frames;
@@ -100,6 +107,10 @@ function frame() {
 conn.on("view", () => { dirty = true; });
 conn.on("status", () => { showConnection(); dirty = true; });
 conn.on("refused", () => { showConnection(); dirty = true; });
+
+// A new size or a late font changes what fits.
+addEventListener("resize", () => fitNames());
+if (document.fonts) document.fonts.ready.then(() => fitNames());
 
 // A hidden tab gets no animation frames: keep what is exposed current regardless.
 setInterval(() => { if (document.hidden) draw(); }, 500);

@@ -1,24 +1,36 @@
 /* The hall view as HTML. Everything shown comes from the view as the server
- * worded it; this module only lays it out. Clocks and countdowns are drawn by
- * tick.js into the elements made here (data-clock, data-until). */
+ * worded it; this module only lays it out. Clocks and the countdown are drawn by
+ * tick.js into the elements made here (data-clock, data-until), names are fitted
+ * to their place by fit.js (data-fit). */
 
-import { clockTime } from "../common/time.js";
 import { esc, setAttr, setText } from "../common/html.js";
 
 const byId = (id) => document.getElementById(id);
 
 /** Replace a region's HTML only when it changed (a view resent as time passes
- * usually changes nothing). */
+ * usually changes nothing). Says whether it did. */
 function fill(el, html) {
   if (el && el.dataset.html !== html) {
     el.innerHTML = html;
     el.dataset.html = html;
+    return true;
   }
+  return false;
+}
+
+/** A person's (or team's) name, fitted to its place: the full name, else the
+ * short one the view gives, else smaller type (fit.js). */
+function nameHtml(player, cls = "pname") {
+  const full = player ? player.name || "" : "";
+  const short = player && player.short ? player.short : full;
+  return `<span class="${cls}" data-fit data-full="${esc(full)}" data-short="${esc(short)}">` +
+    `${esc(full)}</span>`;
 }
 
 /**
  * Draw `view` (null before the first one arrives). `page.error` is the
- * connection's refusal or a broken address, shown instead of a view.
+ * connection's refusal or a broken address, shown instead of a view. Returns
+ * whether anything was redrawn (names then need fitting again).
  */
 export function render(view, page) {
   const app = byId("app");
@@ -26,13 +38,13 @@ export function render(view, page) {
     setAttr(app, "data-kind", "none");
     setAttr(app, "data-mode", page.error ? "error" : "waiting");
     setAttr(app, "data-banner", "no");
-    setText(byId("subtitle"), page.playoffId ? `Play-off ${page.playoffId}` : "");
+    setText(byId("subtitle"), "");
     byId("banner").hidden = true;
-    fill(byId("stage"), page.error
+    const a = fill(byId("stage"), page.error
       ? `<div class="waiting error">${esc(page.error)}</div>`
       : '<div class="waiting">Waiting for the play-off…</div>');
-    fill(byId("side"), "");
-    return;
+    const b = fill(byId("side"), "");
+    return a || b;
   }
   setAttr(app, "data-kind", view.kind);
   setAttr(app, "data-mode", view.mode);
@@ -44,35 +56,47 @@ export function render(view, page) {
   const arm = view.armageddon;
   banner.hidden = !arm;
   setAttr(app, "data-banner", arm ? "yes" : "no");
+  let changed = false;
   if (arm) {
     setAttr(banner, "data-state", arm.state);
-    fill(banner, bannerHtml(arm));
+    changed = fill(banner, bannerHtml(arm)) || changed;
   } else {
     banner.removeAttribute("data-state");
-    fill(banner, "");
+    changed = fill(banner, "") || changed;
   }
-
-  fill(byId("stage"), stageHtml(view));
-  fill(byId("side"), (view.kind === "knock-out" ? bracketHtml(view.bracket) : "") +
-    scheduleHtml(view));
+  changed = fill(byId("stage"), stageHtml(view)) || changed;
+  changed = fill(byId("side"), sideHtml(view)) || changed;
+  return changed;
 }
 
 function stageHtml(view) {
   switch (view.mode) {
-    case "games": return gamesHtml(view.live);
-    case "idle": return idleHtml(view.idle);
-    case "champion": return championHtml(view);
+    case "games": return flagHtml(view.flag) + gamesHtml(view.live);
+    case "idle": return flagHtml(view.flag) + idleHtml(view);
+    case "champion": return flagHtml(view.flag) + championHtml(view);
     case "scoreboard": return scoreboardHtml(view.scoreboard);
     default:
-      return `<div class="waiting">${esc(view.schedule_note || "Waiting for the play-off…")}</div>`;
+      return flagHtml(view.flag) +
+        `<div class="waiting">${esc(view.schedule_note || "Waiting for the play-off…")}</div>`;
   }
 }
 
-/** The attributes that make an element a countdown for tick.js; none once the
+function sideHtml(view) {
+  if (view.kind === "extra-boards") {
+    return scheduleHtml(view, true) + stanzaListHtml(view.stanzas);
+  }
+  // Between games the stage itself shows the next game and the countdown, and when
+  // nothing is on it says why; the side adds the next game only to games in play.
+  const schedule = view.mode === "games" ? scheduleHtml(view, false) : "";
+  return bracketHtml(view.bracket) + schedule;
+}
+
+/** The attributes that make an element the countdown for tick.js: none once the
  * server says the instant has come (the element then shows its words). */
-function untilAttrs(until, format, doneText) {
-  if (doneText || until === null || until === undefined) return "";
-  return ` data-until="${Number(until)}" data-format="${format}"`;
+function untilAttrs(countdown, format) {
+  if (!countdown || countdown.due_text) return "";
+  return ` data-until="${Number(countdown.until_ms)}" data-format="${format}"` +
+    ` data-at="${esc(countdown.at)}"`;
 }
 
 // ------------------------------------------------------------------ Armageddon
@@ -80,10 +104,10 @@ function untilAttrs(until, format, doneText) {
 function bannerHtml(arm) {
   const colours = arm.white && arm.black
     ? `<span class="arm-side"><span class="swatch white"></span>White <b data-testid="arm-white">${
-      esc(arm.white.name)}</b> ${esc(arm.white_time)}</span>` +
+      esc(arm.white.short)}</b> ${esc(arm.white_time)}</span>` +
       '<span class="arm-v">v</span>' +
       `<span class="arm-side"><span class="swatch black"></span>Black <b data-testid="arm-black">${
-        esc(arm.black.name)}</b> ${esc(arm.black_time)}</span>`
+        esc(arm.black.short)}</b> ${esc(arm.black_time)}</span>`
     : `<span class="arm-side">${esc(arm.colours)}</span>`;
   return `<div class="arm-title"><span class="arm-word">Armageddon</span>` +
     `<span class="arm-when">${esc(arm.when)}</span></div>` +
@@ -93,13 +117,23 @@ function bannerHtml(arm) {
     `<span class="arm-draw">${esc(arm.draw_rule)}</span></div>`;
 }
 
+// ------------------------------------------------------------------ a flag that fell
+
+function flagHtml(flag) {
+  if (!flag) return "";
+  return `<div class="flag" data-testid="flag" data-side="${esc(flag.side)}">` +
+    `<span class="flag-title">${esc(flag.title)}</span>` +
+    `<span class="flag-text">${esc(flag.text)}</span>` +
+    (flag.detail ? `<span class="flag-detail">${esc(flag.detail)}</span>` : "") + "</div>";
+}
+
 // ------------------------------------------------------------------ games on the board
 
 function gamesHtml(live) {
   const cards = live.map((game) => {
     const title = esc(game.title) +
       (game.tag ? ` · <span class="tag-arm">${esc(game.tag)}</span>` : "") +
-      (game.time_control ? ` · <span class="control">${esc(game.time_control)}</span>` : "");
+      (game.time_control ? `<span class="control"> · ${esc(game.time_control)}</span>` : "");
     return `<article class="game${game.armageddon ? " is-arm" : ""}" data-testid="game" ` +
       `data-key="${esc(game.clock)}" data-match="${game.match}" data-game="${game.game}">` +
       `<div class="game-title">${title}</div>` +
@@ -107,14 +141,12 @@ function gamesHtml(live) {
       `${clockSideHtml(game.clock, "black", game.black)}</div>` +
       '<div class="game-status" data-role="status"></div></article>';
   });
-  return `<div class="games" style="--games:${live.length}" data-count="${live.length}">` +
-    `${cards.join("")}</div>`;
+  return `<div class="games" data-count="${live.length}">${cards.join("")}</div>`;
 }
 
 function clockSideHtml(key, side, player) {
   return `<div class="clock-side ${side}" data-side="${side}">` +
-    `<div class="player"><span class="swatch ${side}"></span>` +
-    `<span class="pname">${esc(player.name)}</span>` +
+    `<div class="player"><span class="swatch ${side}"></span>${nameHtml(player)}` +
     (player.seed ? `<span class="seed">${player.seed}</span>` : "") + "</div>" +
     `<div class="time" data-testid="clock-${side}" data-clock="${esc(key)}" ` +
     `data-side="${side}" data-running="false"></div></div>`;
@@ -122,17 +154,35 @@ function clockSideHtml(key, side, player) {
 
 // ------------------------------------------------------------------ between games
 
-function idleHtml(idle) {
-  if (!idle) return '<div class="idle"></div>';
-  const start = idle.until_ms !== null && !idle.due_text
-    ? `<div class="idle-note">planned start ${esc(clockTime(idle.until_ms))}</div>` : "";
+/** The next game's players: White then Black with their colours once known, else
+ * with a dash and the way the colours will be chosen. `short`: family names only. */
+function playersHtml(next, cls, short = false) {
+  const [first, second] = next.players;
+  const known = next.colours_known;
+  const side = (player, colour) => `<span class="${cls}-player">` +
+    (known ? `<span class="swatch ${colour}"></span>` : "") +
+    nameHtml(short ? { name: player.short, short: player.short } : player) + "</span>";
+  return `<div class="${cls}" data-testid="${cls}">${side(first, "white")}` +
+    `<span class="${cls}-sep">${known ? "v" : "–"}</span>${side(second, "black")}</div>` +
+    (next.colours ? `<div class="${cls}-colours">${esc(next.colours)}</div>` : "");
+}
+
+function idleHtml(view) {
+  const idle = view.idle;
+  const next = view.next;
+  const count = view.countdown;
+  if (!idle || !next) return '<div class="idle"></div>';
   return '<div class="idle" data-testid="idle">' +
-    `<div class="idle-label">${esc(idle.label)}</div>` +
-    `<div class="idle-what">${esc(idle.what)}</div>` +
-    `<div class="idle-count" data-testid="idle-countdown"${
-      untilAttrs(idle.until_ms, "plain", idle.due_text)}>${esc(idle.due_text || "")}</div>` +
-    start +
-    (idle.note ? `<div class="idle-note">${esc(idle.note)}</div>` : "") +
+    `<div class="idle-label" data-testid="idle-label">${esc(idle.label)}</div>` +
+    `<div class="idle-title" data-testid="next-game" data-match="${next.match}" ` +
+    `data-game="${next.game}">${esc(next.label)}</div>` +
+    playersHtml(next, "idle-players") +
+    (count
+      ? `<div class="idle-count" data-testid="idle-countdown"${untilAttrs(count, "plain")}>` +
+        `${esc(count.due_text || "")}</div>` +
+        (count.due_text ? "" : `<div class="idle-at">planned start ${esc(count.at)}</div>`)
+      : `<div class="idle-at">${esc(next.when)}</div>`) +
+    (idle.note ? `<div class="idle-note" data-testid="break-reason">${esc(idle.note)}</div>` : "") +
     "</div>";
 }
 
@@ -140,35 +190,34 @@ function idleHtml(idle) {
 
 function bracketHtml(rounds) {
   const count = rounds.reduce((n, r) => n + r.matches.length, 0);
-  // Up to four matches in one column; more (five to eight players): the first
-  // round on the left, the later rounds on the right.
-  const columns = count >= 5 && rounds.length > 1 ? [rounds.slice(0, 1), rounds.slice(1)]
-    : [rounds];
-  const html = columns.map((column) => '<div class="bcol">' + column.map((r) =>
-    `<div class="round"><div class="round-name">${esc(r.name)}</div>` +
-    r.matches.map(matchHtml).join("") + "</div>").join("") + "</div>");
-  return `<section class="bracket" data-testid="bracket" data-columns="${columns.length}" ` +
-    `style="--m:${count}"><h2>Bracket</h2><div class="rounds">${html.join("")}</div></section>`;
+  const size = count >= 5 ? "large" : count >= 3 ? "medium" : "small";
+  const html = rounds.map((r) =>
+    `<div class="round" data-status="${esc(r.status)}"><div class="round-name">${esc(r.name)}</div>` +
+    r.matches.map(matchHtml).join("") + "</div>");
+  return `<section class="bracket" data-testid="bracket" data-size="${size}" ` +
+    `data-rounds="${rounds.length}"><div class="rounds">${html.join("")}</div></section>`;
 }
 
 function matchHtml(match) {
   const rows = match.players.map((row) => {
     if (row.bye) {
-      return '<div class="prow bye"><span class="seed"></span><span class="pname">' +
-        `${esc(row.player.name)}</span></div>`;
+      return `<div class="prow bye"><span class="seed"></span><span class="pname">${
+        esc(row.player.name)}</span></div>`;
     }
     const p = row.player;
     const marks = row.marks.map((m) => m.armageddon
-      ? `<span class="gm arm" title="Armageddon">${esc(m.text)}</span>`
+      ? `<span class="gm arm">${esc(m.text)}</span>`
       : `<span class="gm${m.played ? "" : " empty"}">${m.played ? esc(m.text) : "&nbsp;"}</span>`);
-    return `<div class="prow${row.outcome ? ` ${row.outcome === "advances" ? "advances" : "out"}`
-      : ""}" data-testid="bracket-player"` +
-      (p.id ? ` data-player="${esc(p.id)}"` : "") + (p.seed ? ` data-seed="${p.seed}"` : "") + ">" +
+    const outcome = row.outcome ? ` ${esc(row.outcome)}` : "";
+    const mark = row.outcome === "champion" ? "★" : row.outcome === "advances" ? "▶" : "";
+    return `<div class="prow${outcome}" data-testid="bracket-player"` +
+      (p.id ? ` data-player="${esc(p.id)}"` : "") + (p.seed ? ` data-seed="${p.seed}"` : "") +
+      (row.outcome ? ` data-outcome="${esc(row.outcome)}"` : "") + ">" +
       `<span class="seed">${p.seed || ""}</span>` +
-      `<span class="pname${row.known ? "" : " tbd"}">${esc(p.name)}</span>` +
+      nameHtml({ name: p.short, short: p.short }, `pname${row.known ? "" : " tbd"}`) +
       `<span class="marks">${marks.join("")}</span>` +
       `<span class="total">${esc(row.total)}</span>` +
-      `<span class="adv">${row.outcome === "advances" ? "▶" : ""}</span></div>`;
+      `<span class="adv">${mark}</span></div>`;
   });
   return `<div class="match status-${esc(match.status)}" data-testid="match" ` +
     `data-match="${match.id}" data-status="${esc(match.status)}">${rows.join("")}` +
@@ -178,35 +227,37 @@ function matchHtml(match) {
 
 // ------------------------------------------------------------------ the schedule
 
-function scheduleHtml(view) {
+function scheduleHtml(view, withPause) {
   const next = view.next;
-  const nextText = next ? `Next: ${next.label} · ${next.vs}` : view.schedule_note || "";
-  const nextCount = next
-    ? `<div class="next-count" data-testid="next-countdown"${
-      untilAttrs(next.due_ms, "in", next.due_text)}>${esc(next.due_text || "")}</div>`
-    : '<div class="next-count" data-testid="next-countdown"></div>';
-  const pause = view.break;
+  const count = view.countdown;
+  const pause = withPause ? view.break : null;
   const pauseHtml = pause
     ? `<div class="break" data-testid="break" data-kind="${esc(pause.kind)}">` +
-      `<div class="break-head"><span class="break-label">${esc(pause.label)}</span>` +
-      `<span class="break-count" data-testid="break-countdown"${
-        untilAttrs(pause.end_ms, "ends")}></span></div>` +
+      `<div class="break-label">${esc(pause.label)}</div>` +
       `<div class="break-reason" data-testid="break-reason">${esc(pause.reason)}</div></div>`
     : "";
-  return '<section class="schedule" data-testid="schedule"><h2>Schedule</h2>' +
-    `<div class="next" data-testid="next-game"${next ? ` data-match="${next.match}" ` +
-      `data-game="${next.game}"` : ""}>${esc(nextText)}</div>` +
-    nextCount + pauseHtml +
-    (view.kind === "extra-boards" ? stanzaListHtml(view.stanzas) : "") +
+  if (!next) {
+    return '<section class="schedule" data-testid="schedule">' + pauseHtml +
+      `<div class="next-note" data-testid="next-game">${esc(view.schedule_note || "")}</div>` +
+      "</section>";
+  }
+  const when = count
+    ? `<span class="next-when" data-testid="next-countdown"${untilAttrs(count, "in")}>${
+      esc(count.due_text || "")}</span>`
+    : `<span class="next-when" data-testid="next-countdown">${esc(next.when)}</span>`;
+  return '<section class="schedule" data-testid="schedule">' + pauseHtml +
+    `<div class="next-head"><span class="next-word">Next</span>${when}</div>` +
+    `<div class="next" data-testid="next-game" data-match="${next.match}" ` +
+    `data-game="${next.game}">${esc(next.label)}</div>` +
+    (next.kind === "stanza" ? "" : playersHtml(next, "next-players", true)) +
     "</section>";
 }
 
 /** Bridge: every stanza of the schedule, played, being played, or when it starts. */
 function stanzaListHtml(stanzas) {
   const items = stanzas.map((s) =>
-    `<li data-status="${esc(s.status)}"><span>${esc(s.label)}` +
-    (s.partners_note ? `<span class="swap">${esc(s.partners_note)}</span>` : "") +
-    `</span><span class="when">${esc(s.when || clockTime(s.start_ms))}</span></li>`);
+    `<li data-status="${esc(s.status)}"><span class="stanza-label">${esc(s.label)}</span>` +
+    `<span class="when">${esc(s.when)}</span></li>`);
   return `<ul class="stanza-list" data-testid="stanza-list">${items.join("")}</ul>`;
 }
 
@@ -221,26 +272,30 @@ function scoreboardHtml(board) {
       (board.partner_change
         ? `<span class="sb-partners" data-testid="partner-change">${esc(board.partner_change)}</span>`
         : "");
-  const rows = board.stanzas.map((s) => s.boards.map((b) =>
+  const earlier = board.sets.filter((s) => !s.current).map((s) =>
+    `<div class="sb-set" data-testid="earlier-set" data-set="${s.set}">${esc(s.text)}</div>`);
+  const current = board.sets.filter((s) => s.current);
+  const rows = current.flatMap((set) => set.stanzas.map((s) => s.boards.map((b) =>
     `<tr data-testid="stanza-board" data-stanza="${b.stanza}" data-board="${b.board}" ` +
-    `class="${s.current ? "current" : ""}${b.first_of_stanza ? " first" : ""}">` +
+    `data-state="${esc(b.state)}" class="${s.current ? "current" : ""}` +
+    `${b.first_of_stanza ? " first" : ""}">` +
     `<td>${b.first_of_stanza ? b.stanza : ""}</td><td>${b.board}</td>` +
     `<td class="num">${score(b.table_1)}</td><td class="num">${score(b.table_2)}</td>` +
-    `<td class="num imp">${esc(b.home_imps)}</td><td class="num imp">${esc(b.away_imps)}</td></tr>`,
+    `<td class="num imp">${score(b.home_imps)}</td><td class="num imp">${score(b.away_imps)}</td>` +
+    "</tr>",
   ).join("") + (s.partners_note
-    ? `<tr class="partners-row"><td colspan="6">${esc(s.partners_note)}</td></tr>` : ""));
+    ? `<tr class="partners-row"><td colspan="6">${esc(s.partners_note)}</td></tr>` : "")));
   return '<div class="scoreboard" data-testid="scoreboard">' +
     '<div class="sb-total" data-testid="running-total">' +
-    `<span class="team home${home.won ? " won" : ""}">${esc(home.name)}</span>` +
+    nameHtml(home, `team home${home.won ? " won" : ""}`) +
     `<span class="imps">${esc(board.total[0])}</span><span class="dash">–</span>` +
     `<span class="imps">${esc(board.total[1])}</span>` +
-    `<span class="team away${away.won ? " won" : ""}">${esc(away.name)}</span></div>` +
+    nameHtml(away, `team away${away.won ? " won" : ""}`) + "</div>" +
     `<div class="sb-caption">${esc(board.caption)}</div>` +
-    `<div class="sb-meta">${meta}</div>` +
+    `<div class="sb-meta">${meta}</div>` + earlier.join("") +
     '<table class="sb-table"><thead><tr><th>Stanza</th><th>Board</th><th>Table 1</th>' +
     `<th>Table 2</th><th>${esc(home.name)}</th><th>${esc(away.name)}</th></tr></thead>` +
-    `<tbody>${rows.join("")}</tbody></table>` +
-    (board.note ? `<div class="sb-note">${esc(board.note)}</div>` : "") + "</div>";
+    `<tbody>${rows.join("")}</tbody></table></div>`;
 }
 
 function score(text) {
@@ -252,10 +307,11 @@ function score(text) {
 function championHtml(view) {
   const champ = view.champion;
   const rows = view.placings.map((p) =>
-    `<tr class="${p.champion ? "first" : ""}"><td>${p.place}</td><td>${esc(p.name)}</td>` +
+    `<tr class="${p.champion ? "first" : ""}"><td>${p.place}</td>` +
+    `<td>${nameHtml(p)}</td>` +
     `<td class="num">${esc(p.prize)}</td><td class="num">${esc(p.points)}</td></tr>`);
-  return '<div class="champion-panel"><div class="champion-label">Play-off winner</div>' +
-    `<div class="champion" data-testid="champion">${esc(champ ? champ.name : "")}</div>` +
+  return '<div class="champion-panel"><div class="champion-label">Champion</div>' +
+    `<div class="champion" data-testid="champion">${nameHtml(champ, "champion-name")}</div>` +
     (rows.length
       ? '<table class="placings" data-testid="placings"><thead><tr><th>Place</th>' +
         `<th>Player</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows.join("")}` +

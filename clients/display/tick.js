@@ -1,11 +1,9 @@
 /* What changes on the hall display between frames from the server: the clocks and
- * the countdowns, counted from the server's values on the server's time. */
+ * the countdown, counted from the server's values on the server's time. */
 
-import { clockTime, formatClock, formatCountdown, remainingMs } from "../common/time.js";
+import { clockUrgency, formatClock, formatCountdown, remainingMs } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
 
-const LOW_MS = 60000;     // under a minute: red, pulsing
-const TENTHS_MS = 10000;  // under ten seconds: tenths (formatClock writes them)
 const SIDES = ["white", "black"];
 
 /**
@@ -39,7 +37,7 @@ export function tickClocks(view, now, synced, frozen) {
     setText(el, text);
     setAttr(el, "data-ms", String(ms));
     setAttr(el, "data-running", running);
-    setAttr(el, "data-low", ms < TENTHS_MS ? "critical" : ms < LOW_MS ? "low" : "no");
+    setAttr(el, "data-low", clockUrgency(ms));
     setAttr(el, "data-long", text.length > 5 ? "true" : "false");
     setAttr(el.parentNode, "data-running", running);
   }
@@ -48,23 +46,20 @@ export function tickClocks(view, now, synced, frozen) {
     const entry = drawn[card.dataset.key];
     if (!entry) continue;
     const status = card.querySelector('[data-role="status"]');
-    setText(status, frozen ? "clocks frozen: reconnecting" : words[entry.status] || "");
+    setText(status, frozen ? "clocks stopped: offline" : words[entry.status] || "");
     setAttr(card, "data-status", entry.status || "");
   }
   return drawn;
 }
 
 /**
- * Every countdown on the page: an element with data-until (server ms) shows the
- * time left to it, as data-format says: "plain" (9:45), "in" (14:30 · in 9:45) or
- * "ends" (ends in 9:45).
+ * The countdown on the page (one at most: the view has one target): an element
+ * with data-until (server ms) shows the time left to it, as data-format says:
+ * "plain" (9:45) or "in" (in 9:45 · 14:30, the instant as the server wrote it).
  */
 export function tickCountdowns(now) {
   for (const el of document.querySelectorAll("[data-until]")) {
-    const until = Number(el.dataset.until);
-    const left = formatCountdown(until - now);
-    const format = el.dataset.format;
-    setText(el, format === "in" ? `${clockTime(until)} · in ${left}`
-      : format === "ends" ? `ends in ${left}` : left);
+    const left = formatCountdown(Number(el.dataset.until) - now);
+    setText(el, el.dataset.format === "in" ? `in ${left} · ${el.dataset.at || ""}` : left);
   }
 }

@@ -1,9 +1,12 @@
 """``playoff-arbiter``: the arbiter's command line, built on the client library.
 
 ``watch`` streams a play-off to the terminal; the other commands each send one
-command over the websocket and print its acknowledgement, for scripting.
+command over the websocket and say what the server logged (``logged: seq 12
+(clock-pressed)``), or with ``--json`` print its acknowledgement for scripts.
 The token comes from ``--token`` or the ``PLAYOFF_TOKEN`` environment variable,
-never from the URL.
+never from the URL. A play-off of more than one match needs ``-m/--match`` on
+every command about a match: a press on the wrong board's clock is worse than a
+refusal.
 """
 
 from __future__ import annotations
@@ -11,9 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import typer
 from rich.console import Console
@@ -35,23 +41,34 @@ T = TypeVar("T")
 Server = Annotated[str, typer.Option("--server", "-s", envvar="PLAYOFF_SERVER")]
 Token = Annotated[str, typer.Option("--token", "-t", envvar="PLAYOFF_TOKEN")]
 PlayoffArg = Annotated[str, typer.Argument(help="The play-off id")]
-MatchOpt = Annotated[int, typer.Option("--match", "-m", min=1)]
+MatchOpt = Annotated[
+    int | None,
+    typer.Option("--match", "-m", min=1, help="The match (needed when there are several)"),
+]
 GameOpt = Annotated[int, typer.Option("--game", "-g", min=1)]
 CommandId = Annotated[
     str | None, typer.Option("--id", help="Command id (a resent id is applied once)")
 ]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print the acknowledgement as JSON, for scripts")
+]
 
 DEFAULT_SERVER = "http://127.0.0.1:8000"
+
+
+class UsageError(ClientError):
+    """What the arbiter asked for cannot be sent as it stands."""
 
 
 def _run(work: Callable[[], Awaitable[T]]) -> T:
     try:
         return asyncio.run(_await(work))
     except CommandError as exc:
-        Console(stderr=True).print(f"[bold red]refused ({exc.code}):[/] {exc.reason}")
+        Console(stderr=True).print(f"[bold red]refused ({exc.code}):[/] {exc.reason}",
+                                   highlight=False)
         raise typer.Exit(code=1) from None
     except ClientError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {exc}")
+        Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False)
         raise typer.Exit(code=2) from None
 
 
@@ -59,15 +76,91 @@ async def _await(work: Callable[[], Awaitable[T]]) -> T:
     return await work()
 
 
+def _http_base(server: str) -> str:
+    parts = urlsplit(server)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme.lower())
+    if scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(f"--server must be an http(s):// URL, not {server!r}")
+    return urlunsplit((scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def _get(server: str, token: str, path: str) -> Any:
+    """``GET`` a JSON resource of the API with the token; a refusal in the server's words."""
+    request = urllib.request.Request(
+        _http_base(server) + path,
+        headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as exc:
+        try:
+            detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
+        except (ValueError, AttributeError):
+            detail = exc.reason
+        raise ClientError(f"{detail} (HTTP {exc.code})") from None
+    except OSError as exc:  # URLError, refused connections, time-outs
+        reason = getattr(exc, "reason", exc)
+        raise ClientError(f"cannot reach {server}: {reason}") from None
+    except ValueError:
+        raise ClientError(
+            f"{server} did not answer with JSON; is it the play-off service?"
+        ) from None
+
+
+def _playoff_path(playoff: str) -> str:
+    return f"/api/playoffs/{quote(playoff, safe='')}"
+
+
+def _which_match(server: str, token: str, playoff: str, match: int | None) -> int:
+    """The match the command is about: the one given, or the play-off's only match."""
+    if match is not None:
+        return match
+    view = _get(server, token, _playoff_path(playoff))
+    playable = [m["id"] for m in view.get("matches", []) if not m.get("bye")]
+    if len(playable) > 1:
+        listed = ", ".join(str(m) for m in playable)
+        raise UsageError(
+            f"this play-off has {len(playable)} matches ({listed}): say which one with "
+            "-m/--match"
+        )
+    return playable[0] if playable else 1
+
+
+def _logged_types(server: str, token: str, playoff: str, seqs: list[int]) -> dict[int, str]:
+    """What the server logged at ``seqs``; empty if the log cannot be read now."""
+    if not seqs:
+        return {}
+    after, limit = min(seqs) - 1, max(seqs) - min(seqs) + 1
+    try:
+        log = _get(server, token, f"{_playoff_path(playoff)}/events?after={after}&limit={limit}")
+    except ClientError:
+        return {}  # the command is logged all the same: say so without the names
+    return {e["seq"]: e["type"] for e in log.get("events", []) if e.get("seq") in seqs}
+
+
 def _send(server: str, token: str, playoff: str, type_: str, command_id: str | None,
-          **fields: Any) -> None:
-    async def work() -> None:
+          as_json: bool = False, **fields: Any) -> None:
+    async def work() -> list[int]:
+        if "match" in fields:
+            fields["match"] = _which_match(server, token, playoff, fields["match"])
         async with PlayoffClient(server, playoff, token, name="playoff-arbiter",
                                  reconnect=False) as client:
             ack = await client.command(type_, id=command_id or uuid.uuid4().hex, **fields)
+        if as_json:
             sys.stdout.write(json.dumps({"ack": ack.id, "seqs": list(ack.seqs)}) + "\n")
+        return list(ack.seqs)
 
-    _run(work)
+    seqs = _run(work)
+    if as_json:
+        return
+    if not seqs:
+        sys.stdout.write("accepted: nothing to log\n")
+        return
+    types = _logged_types(server, token, playoff, seqs)
+    for seq in seqs:
+        what = f" ({types[seq]})" if seq in types else ""
+        sys.stdout.write(f"logged: seq {seq}{what}\n")
 
 
 @app.command()
@@ -77,37 +170,40 @@ def press(
         int | None,
         typer.Argument(min=1, help="The move the side completed (default: its next move)"),
     ] = None,
-    match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
-    token: Token = "", command_id: CommandId = None,
+    match: MatchOpt = None, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None, as_json: JsonOpt = False,
 ) -> None:
     """Press a side's clock after its move (the server counts the moves)."""
     fields: dict[str, Any] = {"match": match, "game": game, "side": side}
     if move is not None:
         fields["move"] = move
-    _send(server, token, playoff, "press", command_id, **fields)
+    _send(server, token, playoff, "press", command_id, as_json, **fields)
 
 
 @app.command()
-def start(playoff: PlayoffArg, match: MatchOpt = 1, game: GameOpt = 1,
-          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None) -> None:
+def start(playoff: PlayoffArg, match: MatchOpt = None, game: GameOpt = 1,
+          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+          as_json: JsonOpt = False) -> None:
     """Start a game and White's clock."""
-    _send(server, token, playoff, "start-clock", command_id, match=match, game=game)
+    _send(server, token, playoff, "start-clock", command_id, as_json, match=match, game=game)
 
 
 @app.command()
-def pause(playoff: PlayoffArg, match: MatchOpt = 1, game: GameOpt = 1,
-          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None) -> None:
+def pause(playoff: PlayoffArg, match: MatchOpt = None, game: GameOpt = 1,
+          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+          as_json: JsonOpt = False) -> None:
     """Pause the running clock."""
-    _send(server, token, playoff, "pause", command_id, match=match, game=game)
+    _send(server, token, playoff, "pause", command_id, as_json, match=match, game=game)
 
 
 @app.command()
 def resume(
-    playoff: PlayoffArg, match: MatchOpt = 1, game: GameOpt = 1,
+    playoff: PlayoffArg, match: MatchOpt = None, game: GameOpt = 1,
     server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Resume a paused clock."""
-    _send(server, token, playoff, "resume", command_id, match=match, game=game)
+    _send(server, token, playoff, "resume", command_id, as_json, match=match, game=game)
 
 
 @app.command()
@@ -115,51 +211,67 @@ def adjust(
     playoff: PlayoffArg, side: Annotated[str, typer.Argument()],
     seconds: Annotated[float, typer.Argument(help="Positive gives, negative takes")],
     reason: Annotated[str, typer.Option("--reason", "-r")],
-    match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
-    token: Token = "", command_id: CommandId = None,
+    match: MatchOpt = None, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None, as_json: JsonOpt = False,
 ) -> None:
     """Give or take time, with a reason that goes into the log."""
-    _send(server, token, playoff, "adjust", command_id, match=match, game=game, side=side,
-          delta_ms=round(seconds * 1000), reason=reason)
+    _send(server, token, playoff, "adjust", command_id, as_json, match=match, game=game,
+          side=side, delta_ms=round(seconds * 1000), reason=reason)
 
 
 @app.command()
 def result(
     playoff: PlayoffArg, outcome: Annotated[str, typer.Argument(help="1-0, 0-1, 1/2-1/2, +/-…")],
-    match: MatchOpt = 1, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
-    token: Token = "", command_id: CommandId = None,
+    match: MatchOpt = None, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None, as_json: JsonOpt = False,
 ) -> None:
     """Record a game's result."""
-    _send(server, token, playoff, "result", command_id, match=match, game=game, result=outcome)
+    _send(server, token, playoff, "result", command_id, as_json, match=match, game=game,
+          result=outcome)
 
 
 @app.command()
-def lots(playoff: PlayoffArg, match: MatchOpt = 1, server: Server = DEFAULT_SERVER,
-         token: Token = "", command_id: CommandId = None) -> None:
+def correct(
+    playoff: PlayoffArg,
+    outcome: Annotated[str, typer.Argument(help="The right result: 1-0, 0-1, 1/2-1/2, +/-…")],
+    reason: Annotated[str, typer.Option("--reason", "-r", help="Why, for the log")],
+    match: MatchOpt = None, game: GameOpt = 1, server: Server = DEFAULT_SERVER,
+    token: Token = "", command_id: CommandId = None, as_json: JsonOpt = False,
+) -> None:
+    """Correct an earlier result, with a reason; the bracket follows the new result."""
+    _send(server, token, playoff, "correct", command_id, as_json, match=match, game=game,
+          result=outcome, reason=reason)
+
+
+@app.command()
+def lots(playoff: PlayoffArg, match: MatchOpt = None, server: Server = DEFAULT_SERVER,
+         token: Token = "", command_id: CommandId = None, as_json: JsonOpt = False) -> None:
     """Draw lots for White in game 1 (commit and reveal)."""
-    _send(server, token, playoff, "lots", command_id, match=match)
+    _send(server, token, playoff, "lots", command_id, as_json, match=match)
 
 
 @app.command()
 def toss(
     playoff: PlayoffArg, caller: Annotated[str, typer.Argument()],
     call: Annotated[str, typer.Argument(help="heads or tails")],
-    match: MatchOpt = 1, server: Server = DEFAULT_SERVER, token: Token = "",
-    command_id: CommandId = None,
+    match: MatchOpt = None, server: Server = DEFAULT_SERVER, token: Token = "",
+    command_id: CommandId = None, as_json: JsonOpt = False,
 ) -> None:
     """The Armageddon coin toss."""
-    _send(server, token, playoff, "coin-toss", command_id, match=match, caller=caller, call=call)
+    _send(server, token, playoff, "coin-toss", command_id, as_json, match=match, caller=caller,
+          call=call)
 
 
 @app.command()
 def colours(
     playoff: PlayoffArg, white: Annotated[str, typer.Argument()],
-    black: Annotated[str, typer.Argument()], match: MatchOpt = 1,
+    black: Annotated[str, typer.Argument()], match: MatchOpt = None,
     server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """The toss winner's choice of Armageddon colours."""
-    _send(server, token, playoff, "armageddon-colours", command_id, match=match, white=white,
-          black=black)
+    _send(server, token, playoff, "armageddon-colours", command_id, as_json, match=match,
+          white=white, black=black)
 
 
 @app.command()

@@ -3,6 +3,8 @@
 Everything the console shows is decided and worded here; the console renders the
 view and sends the payloads it offers. It keeps no rules of its own: no command
 or event types, no move counter, no turns, no points table, no schedule diffing.
+Text meant for people names players, never their ids, and gives times of day as
+the hall reads them (``13:29``, at the play-off's ``utc_offset``).
 
 Controls
 --------
@@ -10,14 +12,48 @@ A :class:`Control` is one button: the exact command payload it sends, its label,
 and whether the service accepts that command now (``enabled``), else the
 service's own reason (``refusal``). Both come from
 :func:`orchestrator.commands.refusal`, which runs the service's check without
-logging, so a control is offered exactly when its command would be accepted.
+logging, so a control is offered exactly when its command would be accepted. A
+control with ``confirm`` is sent only once the arbiter has confirmed it, after
+reading that text.
 
 A :class:`Form` is a command the arbiter completes: the fixed part of the payload
 (per :class:`FormAction`), and fields whose options carry the payload fields they
 set (the games whose start may move, the matches whose time control may be
 shortened...), or whose typed value goes into one payload field. A number typed
 in other units is multiplied by the action's ``scale`` (seconds to milliseconds,
-negative to take time). Every arbiter's override has a required reason.
+negative to take time). Every arbiter's override has a required reason. An
+option may carry a :class:`Caution` (what choosing it entails), and a field may be
+shown only while other fields hold given values (``shown_when``): the checkbox
+that confirms a correction voiding games is shown, and required, exactly for the
+results whose correction voids something. A form with a ``role`` is for consoles
+of that role only (the service refuses the command from any other).
+
+Policies
+--------
+- **Results** (:meth:`_Builder.results`). Before a game starts only the forfeit
+  results are offered; once it has started, the results over the board too. Each
+  is offered only if the service accepts it (an Armageddon takes no double
+  forfeit: it must leave a successful player, GCT 2015 reg. 10), and each asks
+  for a confirmation that says what it records and what it decides.
+- **Rests** (GCT 2015 reg. 5; :meth:`_Builder.start`). A start inside the
+  30-minute break after the main event, or less than 5 minutes after a player's
+  previous game, is refused: the start is disabled with the rule and the instant
+  it ends, and the chief arbiter gets "start anyway", with a required reason that
+  is logged. A start less than 10 minutes after a player's previous game is
+  accepted after a confirmation quoting the preference.
+- **Corrections** (:meth:`_Builder.correct_form`). Each game with a result has
+  its own correction form, for the results the service would accept there. For
+  each, the form says what the correction voids (the games played or under way
+  downstream, the winners that change, the champion and the final placings), as
+  :meth:`orchestrator.commands.CorrectResult.preview` gives it; those need the
+  confirmation checkbox, which sends ``confirm: true``.
+- **Flag falls** (:meth:`_Builder.flag`). When the server has scored a flag fall
+  the match says so ("White's flag fell: 0-1") and quotes FIDE Laws of Chess
+  art. 6.9 (the game is drawn if the opponent cannot checkmate by any possible
+  series of legal moves), with the correction to ½-½ prefilled, needing only its
+  reason, for as long as the flag's result stands and no later game has started.
+- **Colours** are not implied before they are known: before the lots (or the
+  Armageddon's toss) the players are written "A – B (colours by lot)".
 
 Controls that follow a clock
 ----------------------------
@@ -41,12 +77,15 @@ the previous view, what moved and after what (:class:`Replan`, from
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
+from orchestrator import schedule as rules
 from orchestrator.commands import (
     AdjustClock,
     ChooseArmageddonColours,
@@ -64,31 +103,48 @@ from orchestrator.commands import (
     ShortenTimeControl,
     StartGame,
     TossCoin,
+    apply_command,
     refusal,
 )
-from orchestrator.events import PlayoffEvent
-from orchestrator.state import Draw, DrawKind, PlayoffState
+from orchestrator.events import (
+    ClockAdjusted,
+    DeadlineSet,
+    GameStarted,
+    Postponed,
+    ResultCorrected,
+    StartMoved,
+    TimeControlShortened,
+    VoidedGame,
+)
+from orchestrator.state import ArbiterChange, Draw, DrawKind, PlayoffState
 from orchestrator.views.context import ViewContext
-from orchestrator.views.playoff import ClockView, armageddon_view, change_view, clock_view
+from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
 from playoff_formats.clock import Clock, ClockStatus
+from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.lots import CoinFace
 from playoff_formats.model import Colour, Result
 from playoff_formats.playoff import (
+    ARMAGEDDON_NUMBER,
     DecisionMethod,
     Game,
     GameKind,
     Match,
     MatchDecision,
     MatchStatus,
+    Playoff,
     champion,
+    final_match,
 )
-from playoff_formats.schedule import Plan, PlannedGame, UnitKind, UnitStatus
-from playoff_formats.schedule.words import adjective, span
+from playoff_formats.regulations import get_regulation
+from playoff_formats.schedule import Plan, PlannedGame, RestBreach, UnitKind, UnitStatus
+from playoff_formats.schedule.rest import RestKind
+from playoff_formats.schedule.words import adjective, instant, span
 
 __all__ = [
     "VIEW_MODEL",
     "ArbiterView",
+    "Caution",
     "ClockControl",
     "Control",
     "Form",
@@ -102,6 +158,22 @@ MOVED = timedelta(minutes=1)
 """A planned start that moved by less than this since the previous view did not move."""
 
 _PROBE_REASON = "checking what the console may offer"
+
+FIDE_6_9 = (
+    "FIDE Laws of Chess art. 6.9: the game is drawn, not lost, if the position is such "
+    "that the opponent cannot checkmate the player's king by any possible series of legal "
+    "moves. If so, correct the result to ½-½."
+)
+"""The rule an arbiter checks after a flag fall, before the result stands."""
+
+STATUS_WORDS: dict[str, str] = {
+    ClockStatus.NOT_STARTED.value: "not started",
+    ClockStatus.RUNNING.value: "running",
+    ClockStatus.PAUSED.value: "paused",
+    ClockStatus.FLAGGED.value: "flag fell",
+    ClockStatus.STOPPED.value: "game over",
+}
+"""A clock's status in words, for the clock frames that update it between views."""
 
 
 class _View(BaseModel):
@@ -131,6 +203,11 @@ class Control(_View):
     enabled: bool
     refusal: str | None = Field(default=None, description="Why the service refuses it now")
     primary: bool = False
+    confirm: str | None = Field(
+        default=None,
+        description="Sent only once the arbiter confirms it, after reading this (what it "
+        "records and decides, or the preference it does not keep)",
+    )
 
 
 class ClockControl(Control):
@@ -146,6 +223,13 @@ class ClockControl(Control):
     )
 
 
+class Caution(_View):
+    """What choosing an option entails, for the arbiter to read before sending."""
+
+    text: str
+    items: tuple[str, ...] = ()
+
+
 class Option(_View):
     """A choice in a select or a set of radio buttons."""
 
@@ -154,7 +238,10 @@ class Option(_View):
     sets: dict[str, JsonValue] = Field(description="The payload fields this choice sets")
     name: str | None = Field(default=None, description="What the choice is (radio buttons)")
     at: datetime | None = Field(
-        default=None, description="An instant to show beside the label, in local time"
+        default=None, description="An instant to show beside the label, in the hall's time"
+    )
+    caution: Caution | None = Field(
+        default=None, description="Shown while this choice is made: what it entails"
     )
 
 
@@ -162,13 +249,14 @@ class FormField(_View):
     """One input of a form.
 
     A ``select`` or ``radio`` field sets the payload fields of the chosen option;
+    a ``checkbox`` puts true (checked) or false into the payload field ``name``;
     any other puts its value into the payload field ``name`` (a ``datetime`` as
     an ISO 8601 instant; an empty optional field as null).
     """
 
     name: str
     label: str
-    input: Literal["select", "radio", "number", "text", "datetime"]
+    input: Literal["select", "radio", "number", "text", "datetime", "checkbox"]
     options: tuple[Option, ...] = ()
     required: bool = True
     value: str | None = Field(default=None, description="The value shown at first")
@@ -177,9 +265,18 @@ class FormField(_View):
     step: int | None = None
     min_length: int | None = None
     max_length: int | None = None
-    placeholder: str | None = None
+    placeholder: str | None = Field(
+        default=None,
+        description="A hint in an empty field; for a select, a first entry that is no "
+        "choice, so that the arbiter has to choose",
+    )
     clear_after: bool = Field(
         default=False, description="Emptied once the command is accepted (reasons, scores)"
+    )
+    shown_when: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="Shown (and then required, if required) only while each named field "
+        "has one of these values; hidden, it is sent as false or left out",
     )
     test_id: str
 
@@ -217,6 +314,11 @@ class Form(_View):
         description="The clock its command acts on, when that is all it changes: the clock "
         "frame then shows the change, and no new view follows",
     )
+    role: Literal["chief"] | None = Field(
+        default=None,
+        description="Shown only to consoles of this role (the welcome frame's): the service "
+        "refuses the command from any other",
+    )
 
 
 class Fill(_View):
@@ -238,15 +340,24 @@ class PlayerView(_View):
 
 
 class GameRow(_View):
-    """A game as listed in its match's table."""
+    """A game as listed in its match, with the correction of its result."""
 
     number: int
     kind: GameKind
     label: str
     white: str = Field(description="White's name, or a dash before the colours are set")
     black: str
+    players: str = Field(
+        description='"White – Black", or "A – B (colours by lot)" before the colours are known'
+    )
     result: str = Field(description="The result as written (½-½), empty while none")
+    result_text: str | None = Field(
+        default=None, description='The result in words ("Sindarov, Javokhir beat ...")'
+    )
     state: Literal["played", "in play", "to play"]
+    correct: Form | None = Field(
+        default=None, description="Correct this game's result (it has one)"
+    )
 
 
 class ClockFace(_View):
@@ -259,6 +370,19 @@ class ClockFace(_View):
     press: ClockControl | None = None
 
 
+class RestView(_View):
+    """A rest the regulation owes the players that a start now would cut short."""
+
+    kind: RestKind
+    binding: bool = Field(
+        description="A rule (only the chief arbiter may set it aside), not a preference"
+    )
+    text: str = Field(description="The rule in words, citing the regulation")
+    until: datetime
+    until_text: str = Field(description='When it ends, as the hall reads it ("12:30")')
+    until_ms: int = Field(description="When it ends, in server ms (for a countdown)")
+
+
 class GamePanel(_View):
     """A game to act on now: its clock, its start and its result."""
 
@@ -268,11 +392,21 @@ class GamePanel(_View):
     title: str
     time_control: str
     status: str = Field(description="The clock's status as of the view (a clock frame updates it)")
+    since: str | None = Field(
+        default=None, description='When it started, as the hall reads it ("13:29")'
+    )
     faces: tuple[ClockFace, ClockFace]
     start: Control | None = None
+    rests: tuple[RestView, ...] = Field(
+        default=(), description="The rests a start now would cut short (GCT 2015 reg. 5)"
+    )
+    start_anyway: Form | None = Field(
+        default=None,
+        description="The chief arbiter's start before a rest is over, with its reason",
+    )
     pause: ClockControl | None = None
     resume: ClockControl | None = None
-    results: tuple[Control, ...] = Field(description="Only the results the rules allow")
+    results: tuple[Control, ...] = Field(description="Only the results that make sense now")
     adjust: Form | None = None
 
 
@@ -304,11 +438,24 @@ class ColoursPanel(_View):
 
 
 class DecisionView(_View):
-    """Who advances from a match, and why (GCT 2015 regs. 6 and 10), in words."""
+    """Who advances from a match (the champion, from the final), and why (GCT 2015
+    regs. 6 and 10), in words."""
 
     winner: PlayerView
+    final: bool = Field(description="The final: its winner is the champion")
     headline: str
     details: tuple[str, ...]
+
+
+class FlagNotice(_View):
+    """A flag fell and the server scored it: the arbiter checks FIDE art. 6.9."""
+
+    game: int
+    side: Colour = Field(description="The side whose flag fell")
+    text: str = Field(description="\"White's flag fell: 0-1\"")
+    detail: str
+    rule: str = Field(description="FIDE Laws of Chess art. 6.9, in words")
+    correct: Form | None = Field(description="The correction to ½-½, needing only its reason")
 
 
 class MatchView(_View):
@@ -325,6 +472,7 @@ class MatchView(_View):
     games: tuple[GameRow, ...]
     decision: DecisionView | None
     note: str | None = Field(description="Why nothing can be done yet")
+    flag: FlagNotice | None = None
     lots: LotsPanel | None = None
     toss: TossPanel | None = None
     colours: ColoursPanel | None = None
@@ -340,13 +488,14 @@ class BoardRow(_View):
     board: int
     table_1: str
     table_2: str
-    imps: str
+    imps: str = Field(description='Signed; "0" for a board with no swing, empty while unscored')
 
 
 class StanzaView(_View):
     """A stanza of extra boards, as its table shows it."""
 
     stanza: int
+    set: int = Field(description="The set it belongs to (a tied set is played again)")
     caption: str
     boards: tuple[BoardRow, ...]
 
@@ -356,10 +505,11 @@ class ExtraBoardsView(_View):
 
     title: str
     running_total: str
+    running_total_label: str = Field(description='What the total counts ("IMPs, set 2")')
     status: str
     winner: PlayerView | None
     winner_text: str | None
-    stanzas: tuple[StanzaView, ...]
+    stanzas: tuple[StanzaView, ...] = Field(description="Every stanza played, earlier sets too")
     entry: Form | None = Field(description="The stanza and boards open for scores")
 
 
@@ -433,8 +583,8 @@ class ReplanItem(_View):
 class Replan(_View):
     """What the last re-plan moved, and after what."""
 
-    text: str = Field(description='e.g. "Re-planned after game started"')
-    cause: str
+    text: str = Field(description='e.g. "Re-planned after the start of game 2 of ..."')
+    cause: str = Field(description='What moved it: "the start of game 2 of ..."')
     items: tuple[ReplanItem, ...]
 
 
@@ -477,8 +627,13 @@ class ChangeView(_View):
     type: str
     at: datetime
     actor: str | None
+    when: str = Field(description='The time of day, as the hall reads it ("13:29")')
+    by: str = Field(description='"chief arbiter", "arbiter"')
     text: str
     reason: str | None
+    voided: tuple[str, ...] = Field(
+        default=(), description="What a correction voided (games, winners, placings), in words"
+    )
 
 
 class PlacingRow(_View):
@@ -487,7 +642,7 @@ class PlacingRow(_View):
     place: str
     player: str
     score: str
-    money: str
+    money: str = Field(description='With thousands separators: "100,000"')
     points: str
 
 
@@ -500,13 +655,15 @@ class ChampionView(_View):
 
 
 class Overrides(_View):
-    """The arbiter's overrides, each with a required reason."""
+    """The chief arbiter's changes to the schedule, each with a required reason.
+
+    (A result is corrected from the game's own row: see :attr:`GameRow.correct`.)
+    """
 
     move_start: Form | None
     postpone: Form | None
     time_control: Form | None
     deadline: Form
-    correct: Form | None
 
 
 class ArbiterView(_View):
@@ -518,6 +675,10 @@ class ArbiterView(_View):
     kind: Literal["knock-out", "extra-boards"]
     title: str
     subtitle: str
+    over: bool = Field(description="The play-off is decided: no clock runs any more")
+    utc_offset_minutes: int = Field(
+        description="The hall's offset from UTC: the console writes times of day at it"
+    )
     champion: ChampionView | None
     matches: tuple[MatchView, ...]
     extra_boards: ExtraBoardsView | None
@@ -526,9 +687,14 @@ class ArbiterView(_View):
     changes: tuple[ChangeView, ...]
     overrides: Overrides
     placings: tuple[PlacingRow, ...] | None
+    status_words: dict[str, str] = Field(
+        default_factory=lambda: dict(STATUS_WORDS),
+        description="A clock's status (as clock frames give it) in words",
+    )
     clocks: dict[str, ClockView] = Field(description='Every clock, by "match:game"')
     next_change_ms: int | None = Field(
-        description="The server instant after which the view changes with the time alone"
+        description="The server instant after which the view changes with the time alone "
+        "(a break or rest over, a game due)"
     )
 
 
@@ -562,6 +728,17 @@ def _points(points: float) -> str:
     return str(whole)
 
 
+def _money(value: object) -> str:
+    """``100,000`` or ``33,333.33``; nothing when there is none."""
+    if value is None or value == "":
+        return ""
+    try:
+        amount = float(str(value))
+    except ValueError:
+        return str(value)
+    return f"{amount:,.0f}" if amount.is_integer() else f"{amount:,.2f}"
+
+
 def _signed_minutes(delta: timedelta) -> str:
     """``+15 min``, ``−1 h 5 min``: how far a start moved."""
     minutes = round(delta.total_seconds() / 60)
@@ -572,24 +749,20 @@ def _signed_minutes(delta: timedelta) -> str:
     return f"{sign}{hours} h {rest} min" if rest else f"{sign}{hours} h"
 
 
-def _event_words(types: Iterable[str]) -> str:
-    """The events that moved the schedule, as words ("game started, result recorded")."""
-    moving = [t for t in dict.fromkeys(types) if t not in _QUIET_EVENTS]
-    return ", ".join(t.replace("-", " ") for t in moving) or "the time passing"
+def _who(actor: str | None) -> str:
+    """Who made a change, by role (tokens are not people)."""
+    role = (actor or "").split(":", 1)[0]
+    return {"chief": "chief arbiter", "arbiter": "arbiter"}.get(role, "the service")
 
 
-def _quiet_events() -> frozenset[str]:
-    """Event types that cannot move the schedule: clock-only ones and timed transitions."""
-    union = get_args(PlayoffEvent)[0]
-    quiet = set()
-    for cls in get_args(union):
-        if cls.clock_only:
-            quiet.add(cls.model_fields["type"].default)
-    quiet.add("transition-fired")
-    return frozenset(quiet)
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
-_QUIET_EVENTS = _quiet_events()
+def _and(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # --------------------------------------------------------------------------- the builder
@@ -602,26 +775,117 @@ class _Builder:
         self.state = state
         self.ctx = ctx
         self.check: Context = ctx.command_context()
+        self.chief: Context = replace(self.check, role="chief")
+        self.instants: list[datetime] = []
+        """Instants at which the view changes with the time alone, found while building."""
+        ids = sorted(state.names, key=len, reverse=True)
+        every = "|".join(re.escape(p) for p in ids)
+        # A short id ("A") is a player only in a list in brackets, "(B, A)"; a long
+        # one (a FIDE id) anywhere.
+        long = "|".join(re.escape(p) for p in ids if len(p) >= 4 or p.isdigit())
+        patterns = []
+        if every:
+            patterns.append(rf"(?<=\()(?:{every})(?:, (?:{every}))*(?=\))")
+        if long:
+            patterns.append(rf"\b(?:{long})\b(?:, \b(?:{long})\b)*")
+        self._ids = re.compile("|".join(patterns)) if patterns else None
+        """Players' ids as the planner writes them in its reasons: one, or a list."""
+
+    # ------------------------------------------------------------------ words
 
     def name(self, player: str | None) -> str:
         if player is None:
             return "?"
         return self.state.names.get(player, player)
 
+    def people(self, text: str) -> str:
+        """A text of the planner's with the players' names for their ids (a list of
+        ids becomes "A, B and C")."""
+        if self._ids is None:
+            return text
+        return self._ids.sub(
+            lambda m: _and([self.name(p) for p in m.group(0).split(", ")]), text
+        )
+
     def player(self, player: str) -> PlayerView:
         return PlayerView(id=player, name=self.name(player))
 
-    def refusal(self, command: CommandBase) -> str | None:
-        return refusal(self.state, command, self.check)
+    def time(self, moment: datetime | None) -> str:
+        """A time of day as the hall reads it."""
+        return instant(moment, self.state.utc_offset)
+
+    def ms(self, moment: datetime) -> int:
+        """An instant in server ms, on the clocks' scale."""
+        return self.ctx.server_ms + int((moment - self.ctx.now).total_seconds() * 1000)
+
+    def round_of(self, match_id: int) -> str:
+        playoff = self.state.playoff
+        if playoff is None:
+            return f"match {match_id}"
+        return self.round_name(playoff.match(match_id))
+
+    def game_words(self, match_id: int, number: int) -> str:
+        """``game 2 of Final (reg. 6)``, ``the Armageddon of Final (reg. 6)``;
+        ``stanza 2`` for bridge."""
+        if self.state.playoff is None:
+            return f"stanza {number}"
+        game = self.state.chess.game(match_id, number)
+        if game is not None and game.kind is GameKind.ARMAGEDDON:
+            return f"the Armageddon of {self.round_of(match_id)}"
+        return f"game {number} of {self.round_of(match_id)}"
+
+    def players_text(self, playoff: Playoff, match: Match, game: Game | None) -> str:
+        """White – Black once the colours are known; before, the players and how their
+        colours will be settled."""
+        if game is not None and game.white is not None and game.black is not None:
+            return f"{self.name(game.white)} – {self.name(game.black)}"
+        a, b = match.players
+        if a is None or b is None:
+            return " – ".join(self.name(p) if p else "to be decided" for p in (a, b))
+        how = (
+            "colours by coin toss"
+            if game is not None and game.kind is GameKind.ARMAGEDDON else "colours by lot"
+        )
+        return f"{self.name(a)} – {self.name(b)} ({how})"
+
+    def outcome_words(self, game: Game, result: Result, *, past: bool) -> str:
+        """A result in the players' names: "X beat Y", "X and Y drew"."""
+        white, black = self.name(game.white), self.name(game.black)
+        beat, drew, won = ("beat", "drew", "won") if past else ("beats", "draw", "wins")
+        if result is Result.WHITE_WINS:
+            return f"{white} (White) {beat} {black}"
+        if result is Result.BLACK_WINS:
+            return f"{black} (Black) {beat} {white}"
+        if result is Result.DRAW:
+            return f"{white} and {black} {drew}"
+        if result is Result.WHITE_WINS_BY_FORFEIT:
+            return f"{white} {won} by forfeit: {black} did not play"
+        if result is Result.BLACK_WINS_BY_FORFEIT:
+            return f"{black} {won} by forfeit: {white} did not play"
+        return f"neither {white} nor {black} played: double forfeit"
+
+    # ------------------------------------------------------------------ checks
+
+    def refusal(self, command: CommandBase, ctx: Context | None = None) -> str | None:
+        return refusal(self.state, command, ctx or self.check)
+
+    def after(self, command: CommandBase) -> PlayoffState | None:
+        """The state after ``command``, or None when the service would refuse it."""
+        try:
+            applied = apply_command(self.state, command, self.check)
+        except (PlayoffError, ValidationError):
+            return None
+        return applied[-1].after if applied else self.state
 
     def control(
         self, id: str, name: str, label: str, summary: str, command: Command, *,
-        detail: str | None = None, primary: bool = False,
+        detail: str | None = None, primary: bool = False, confirm: str | None = None,
     ) -> Control:
         why = self.refusal(command)
         return Control(
             id=id, name=name, label=label, detail=detail, summary=summary, command=command,
             enabled=why is None, refusal=why, primary=primary,
+            confirm=confirm if why is None else None,
         )
 
     # ------------------------------------------------------------------ the whole view
@@ -637,20 +901,24 @@ class _Builder:
             extra_view: ExtraBoardsView | None = self.extra_boards(extra)
             crowned = None
             draws: tuple[DrawView, ...] = ()
+            over = extra.winner is not None
         else:
             title = state.chess.name
             kind = "knock-out"
-            subtitle = f"play-off · {state.regulation}"
+            subtitle = f"play-off · {self.regulation_title()}"
             matches = tuple(self.match(m) for m in state.chess.matches if not m.bye)
             extra_view = None
             crowned = champion(state.chess)
             draws = tuple(self.draw(d) for d in state.draws)
+            over = crowned is not None
         return ArbiterView(
             seq=state.seq,
             server_ms=ctx.server_ms,
             kind=kind,
             title=title,
             subtitle=subtitle,
+            over=over,
+            utc_offset_minutes=round(state.utc_offset.total_seconds() / 60),
             champion=(
                 None if crowned is None else ChampionView(
                     id=crowned, name=self.name(crowned), text=f"Champion: {self.name(crowned)}"
@@ -660,7 +928,7 @@ class _Builder:
             extra_boards=extra_view,
             schedule=self.schedule(),
             draws=draws,
-            changes=tuple(self.change(c) for c in (change_view(c) for c in state.changes)),
+            changes=tuple(self.change(c) for c in state.changes),
             overrides=self.overrides(),
             placings=self.placings(),
             clocks={
@@ -672,6 +940,13 @@ class _Builder:
             next_change_ms=self.next_change_ms(),
         )
 
+    def regulation_title(self) -> str:
+        try:
+            title = getattr(get_regulation(self.state.regulation), "title", None)
+        except PlayoffError:
+            title = None
+        return str(title) if title else self.state.regulation
+
     # ------------------------------------------------------------------ matches
 
     def round_name(self, match: Match) -> str:
@@ -682,15 +957,17 @@ class _Builder:
 
     def match(self, match: Match) -> MatchView:
         state = self.state
+        playoff = state.chess
         a, b = match.players
         known = a is not None and b is not None
         round_name = self.round_name(match)
-        versus = f"{self.name(a)} v {self.name(b)}" if known else "players not known yet"
+        games = playoff.games_of(match.id)
+        first = next((g for g in games if g.number == 1), None)
+        versus = self.players_text(playoff, match, first) if known else "players not known yet"
         control = state.time_control(match, 1)
         time_control = f"Time control {control}" if control is not None else ""
         if match.decider is not None:
             time_control += f" · Armageddon {match.decider}"
-        games = state.chess.games_of(match.id)
         view = MatchView(
             id=match.id,
             title=f"{round_name} · {versus}",
@@ -703,9 +980,10 @@ class _Builder:
             score=self.score(games, a, b) if a is not None and b is not None else None,
             score_title=f"{self.name(a)} – {self.name(b)}" if known else None,
             time_control=time_control,
-            games=tuple(self.game_row(g) for g in games),
+            games=tuple(self.game_row(match, g) for g in games),
             decision=self.decision(match) if match.decision is not None else None,
             note=None if known else "Waiting for the earlier match: its winner plays here.",
+            flag=self.flag(match, games),
         )
         if not known or match.decision is not None:
             return view
@@ -722,7 +1000,7 @@ class _Builder:
                 totals[g.black] += g.result.black_points
         return f"{_points(totals[a])}–{_points(totals[b])}"
 
-    def game_row(self, game: Game) -> GameRow:
+    def game_row(self, match: Match, game: Game) -> GameRow:
         key = (game.match, game.number)
         if game.result is not None:
             where: Literal["played", "in play", "to play"] = "played"
@@ -736,20 +1014,34 @@ class _Builder:
             label="Armageddon" if game.kind is GameKind.ARMAGEDDON else "",
             white=self.name(game.white) if game.white is not None else "—",
             black=self.name(game.black) if game.black is not None else "—",
+            players=self.players_text(self.state.chess, match, game),
             result=RESULT_WORDS[game.result][0] if game.result is not None else "",
+            result_text=(
+                self.outcome_words(game, game.result, past=True)
+                if game.result is not None else None
+            ),
             state=where,
+            correct=self.correct_form(match, game),
         )
+
+    def is_final(self, match: Match) -> bool:
+        return final_match(self.state.chess).id == match.id
 
     def decision(self, match: Match) -> DecisionView:
         decision = match.decision
         assert decision is not None
+        final = self.is_final(match)
+        who = self.name(decision.winner)
         return DecisionView(
             winner=self.player(decision.winner),
-            headline=f"{self.name(decision.winner)} advances",
-            details=self.decision_details(match, decision),
+            final=final,
+            headline=f"{who} is the champion" if final else f"{who} advances",
+            details=self.decision_details(match, decision, final),
         )
 
-    def decision_details(self, match: Match, decision: MatchDecision) -> tuple[str, ...]:
+    def decision_details(
+        self, match: Match, decision: MatchDecision, final: bool
+    ) -> tuple[str, ...]:
         """GCT 2015 regs. 6 and 10, in the players' names."""
         winner, loser = self.name(decision.winner), self.name(decision.loser)
         if decision.method is DecisionMethod.BYE:
@@ -764,8 +1056,9 @@ class _Builder:
             None,
         )
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
+            goes = "wins the final" if final else "advances"
             return (
-                f"Black ({winner}) advances: a drawn Armageddon counts as a win for Black "
+                f"Black ({winner}) {goes}: a drawn Armageddon counts as a win for Black "
                 "(GCT 2015 reg. 10 b).",
                 f"{level}; the Armageddon game was drawn.",
             )
@@ -946,31 +1239,27 @@ class _Builder:
             )
             for side in (Colour.WHITE, Colour.BLACK)
         )
-        results = []
-        for result, (written, words, name) in RESULT_WORDS.items():
-            command = RecordResult(match=match.id, game=game.number, result=result)
-            if self.refusal(command) is None:
-                results.append(Control(
-                    id=f"result:{clock_key}", name=name, label=written, detail=words,
-                    summary=f"Result {written}, match {match.id}, game {game.number}",
-                    command=command, enabled=True,
-                ))
         ident = {"match": match.id, "game": game.number}
         where = f"match {match.id}, game {game.number}"
+        start: Control | None = None
+        rests: tuple[RestView, ...] = ()
+        anyway: Form | None = None
+        if not started:
+            start, rests, anyway = self.start(match, game, clock_key, where)
         return GamePanel(
             match=match.id,
             game=game.number,
             clock=clock_key,
             title=title,
             time_control=time_control,
-            status=clock.status.value.replace("-", " ") if clock else (
+            status=STATUS_WORDS[clock.status.value] if clock else (
                 "in play" if started else "not started"
             ),
+            since=self.time(state.started_at[key]) if started else None,
             faces=(faces[0], faces[1]),
-            start=None if started else self.control(
-                f"clock:{clock_key}", "start", "Start clock", f"Start {where}",
-                StartGame(**ident), primary=True,
-            ),
+            start=start,
+            rests=rests,
+            start_anyway=anyway,
             pause=self.clock_control(
                 clock_key, "pause", "Pause", f"Pause {where}", PauseClock(**ident),
                 {"status": "running"},
@@ -980,9 +1269,151 @@ class _Builder:
                 {"status": "paused"},
                 primary=True,
             ) if live else None,
-            results=tuple(results),
+            results=self.results(match, game, started),
             adjust=self.adjust(match, game) if live else None,
         )
+
+    def rest(self, breach: RestBreach, players: Sequence[str | None]) -> RestView:
+        """A rest in words (GCT 2015 reg. 5), citing the rule, with who rests and until when."""
+        state = self.state
+        limits = rules.constraints(state)
+        rule = rules.rest_rule(state)
+        cite = f" ({rule})" if rule else ""
+        until = self.time(breach.until)
+        if breach.kind is RestKind.MAIN_EVENT:
+            text = (
+                f"The play-off starts at least {span(limits.break_after_main_event)} after the "
+                f"last main-event game of any play-off player{cite}: not before {until}."
+            )
+        else:
+            ends = rules.previous_ends(state)
+            rested = [p for p in players if p is not None and p in ends]
+            latest = max((ends[p] for p in rested), default=None)
+            who = [self.name(p) for p in rested if ends[p] == latest]
+            needed = (
+                limits.min_interval if breach.kind is RestKind.MINIMUM_INTERVAL
+                else limits.preferred_interval
+            )
+            what = (
+                "Not less than" if breach.kind is RestKind.MINIMUM_INTERVAL
+                else "If possible at least"
+            )
+            ended = (
+                f": {_and(who)} finished {'their' if len(who) > 1 else 'a'} previous game at "
+                f"{self.time(latest)}" if latest is not None else ""
+            )
+            text = (
+                f"{what} {span(needed)} between a player's games{cite}{ended}; "
+                f"rested at {until}."
+            )
+        self.instants.append(breach.until)
+        return RestView(
+            kind=breach.kind, binding=breach.binding, text=text, until=breach.until,
+            until_text=until, until_ms=self.ms(breach.until),
+        )
+
+    def start(
+        self, match: Match, game: Game, clock_key: str, where: str
+    ) -> tuple[Control, tuple[RestView, ...], Form | None]:
+        """The start, the rests it would cut short (GCT 2015 reg. 5), and the chief
+        arbiter's start all the same when one of them is a rule."""
+        ident = {"match": match.id, "game": game.number}
+        command = StartGame(**ident)
+        breaches = command.rest_breaches(self.state, self.check)
+        rests = tuple(self.rest(b, (game.white, game.black)) for b in breaches)
+        binding = [r for r in rests if r.binding]
+        preferred = [r for r in rests if not r.binding]
+        confirm = None
+        if preferred and not binding:
+            confirm = (
+                f"Start {self.game_words(match.id, game.number)} now, before the interval "
+                "the regulation prefers? " + " ".join(r.text for r in preferred)
+            )
+        start = self.control(
+            f"clock:{clock_key}", "start", "Start clock", f"Start {where}", command,
+            primary=True, confirm=confirm,
+        )
+        anyway = None
+        if binding:
+            why = self.refusal(StartGame(**ident, override=_PROBE_REASON), self.chief)
+            anyway = Form(
+                id=f"clock:{clock_key}", name="start-anyway", title="Start anyway",
+                hint="Only the chief arbiter may set the rest aside; the reason is logged "
+                     "and shown among the changes.",
+                fields=(FormField(
+                    name="override", label="Reason for starting early (required)",
+                    input="text", min_length=3, max_length=300, clear_after=True,
+                    placeholder="e.g. both players agree and are at the board",
+                    test_id="override-reason",
+                ),),
+                actions=(FormAction(
+                    name="start-anyway-submit", label="Start anyway",
+                    summary=f"Start {where} early: {{override}}",
+                    command={"type": "start-clock", **ident},
+                ),),
+                enabled=why is None, refusal=why, role="chief",
+            )
+        return start, rests, anyway
+
+    def results(self, match: Match, game: Game, started: bool) -> tuple[Control, ...]:
+        """The results that make sense now: before the start only the forfeits, then
+        also the results over the board; each one the service accepts, confirmed."""
+        clock_key = f"{match.id}:{game.number}"
+        offered = []
+        for result, (written, words, name) in RESULT_WORDS.items():
+            if result.played and not started:
+                continue
+            command = RecordResult(match=match.id, game=game.number, result=result)
+            after = self.after(command)
+            if after is None:
+                continue
+            confirm = (
+                f"Record {written} ({words}) in {self.game_words(match.id, game.number)}: "
+                f"{self.outcome_words(game, result, past=False)}."
+            )
+            then = self.consequences(after)
+            if then:
+                confirm += " " + " ".join(_capital(t) + "." for t in then)
+            offered.append(Control(
+                id=f"result:{clock_key}", name=name, label=written, detail=words,
+                summary=f"Result {written}, match {match.id}, game {game.number}",
+                command=command, enabled=True, confirm=confirm,
+            ))
+        return tuple(offered)
+
+    def consequences(self, after: PlayoffState) -> list[str]:
+        """How the matches' outcomes differ in ``after``: winners decided, changed or
+        undone, and Armageddons needed (GCT 2015 reg. 10)."""
+        before, now = self.state.chess, after.chess
+        said = []
+        final = final_match(now).id
+        for match in now.matches:
+            if match.bye:
+                continue
+            was = before.match(match.id).decision
+            old = was.winner if was is not None else None
+            new = match.decision.winner if match.decision is not None else None
+            round_name = self.round_name(match)
+            wins = "is the champion" if match.id == final else f"wins {round_name}"
+            if old != new:
+                if new is not None and old is not None:
+                    said.append(f"{self.name(new)} {wins} instead of {self.name(old)}")
+                elif new is not None:
+                    said.append(f"{self.name(new)} {wins}")
+                elif old is not None:
+                    said.append(f"{round_name} is undecided again: {self.name(old)} no longer "
+                                f"{'the champion' if match.id == final else 'advances'}")
+            armageddon = now.game(match.id, ARMAGEDDON_NUMBER)
+            if (
+                armageddon is not None and armageddon.kind is GameKind.ARMAGEDDON
+                and armageddon.result is None and match.decision is None
+                and before.game(match.id, ARMAGEDDON_NUMBER) is None
+            ):
+                said.append(
+                    f"{round_name} is level after two games: an Armageddon decides it "
+                    "(GCT 2015 reg. 10)"
+                )
+        return said
 
     def clock_control(
         self, clock_key: str, name: str, label: str, summary: str, command: Command,
@@ -1045,17 +1476,156 @@ class _Builder:
             enabled=why is None, refusal=why, clock=key,
         )
 
+    # ------------------------------------------------------------------ flags and corrections
+
+    def flag(self, match: Match, games: Sequence[Game]) -> FlagNotice | None:
+        """The latest flag fall the server scored in this match, while its result stands
+        and nothing has started since (the moment for FIDE art. 6.9)."""
+        state = self.state
+        for game in reversed(games):
+            key = (match.id, game.number)
+            clock = state.clocks.get(key)
+            if clock is None or clock.status is not ClockStatus.FLAGGED or clock.flagged is None:
+                continue
+            side = clock.flagged
+            loss = Result.BLACK_WINS if side is Colour.WHITE else Result.WHITE_WINS
+            ended = state.ended_at.get(key)
+            if game.result is not loss or ended is None:
+                return None
+            if any(start > ended for start in state.started_at.values()):
+                return None
+            flagged = game.white if side is Colour.WHITE else game.black
+            opponent = game.black if side is Colour.WHITE else game.white
+            said = side.value.capitalize()
+            written = RESULT_WORDS[loss][0]
+            return FlagNotice(
+                game=game.number,
+                side=side,
+                text=f"{said}'s flag fell: {written}",
+                detail=(
+                    f"{self.name(flagged)} ran out of time in "
+                    f"{self.game_words(match.id, game.number)}; the server scored it {written} "
+                    f"for {self.name(opponent)}."
+                ),
+                rule=FIDE_6_9,
+                correct=self.correction(
+                    match, game, (Result.DRAW,), name=f"flag-correct-{match.id}-{game.number}",
+                    title="Correct to ½-½ (FIDE art. 6.9)", prefix="flag",
+                    label=f"Correct to ½-½: {self.name(opponent)} could not checkmate",
+                ),
+            )
+        return None
+
+    def correct_form(self, match: Match, game: Game) -> Form | None:
+        """The correction of a game's result, from its own row (None while it has none)."""
+        if game.result is None:
+            return None
+        others = tuple(r for r in RESULT_WORDS if r is not game.result)
+        return self.correction(
+            match, game, others, name=f"correct-{match.id}-{game.number}",
+            title="Correct the result", prefix="cr", label="Correct",
+        )
+
+    def correction(
+        self, match: Match, game: Game, results: Iterable[Result], *, name: str, title: str,
+        prefix: str, label: str,
+    ) -> Form | None:
+        """A correction form for ``results`` (those the service accepts here): each with
+        what it voids; those need the confirmation, sent as ``confirm``."""
+        ident = {"match": match.id, "game": game.number}
+        options = []
+        voiding = []
+        for result in results:
+            probe = CorrectResult(**ident, result=result, reason=_PROBE_REASON, confirm=True)
+            after = self.after(probe)
+            if after is None:
+                continue
+            corrected = probe.preview(self.state)
+            caution = self.voids(corrected, after)
+            written, words, _ = RESULT_WORDS[result]
+            if corrected.voids:
+                voiding.append(result.value)
+            options.append(Option(
+                value=result.value, label=f"{written} {words}", sets={"result": result.value},
+                caution=caution,
+            ))
+        if not options:
+            return None
+        now = RESULT_WORDS[game.result][0] if game.result is not None else ""
+        where = self.game_words(match.id, game.number)
+        fields: list[FormField] = []
+        command: dict[str, JsonValue] = {"type": "correct", **ident}
+        if len(options) == 1:
+            command.update(options[0].sets)
+            hint = f"Now {now}."
+            caution = options[0].caution
+            if caution is not None:
+                hint += f" {caution.text} " + "; ".join(caution.items) + "."
+        else:
+            fields.append(FormField(
+                name="result", label="Correct result", input="select", options=tuple(options),
+                placeholder="Choose the correct result", test_id=f"{prefix}-result",
+            ))
+            hint = f"Now {now}. Later games the correction voids are played again."
+        fields.append(_reason(f"{prefix}-reason"))
+        if voiding:
+            fields.append(FormField(
+                name="confirm", label="I confirm: void what is listed above",
+                input="checkbox", test_id=f"{prefix}-confirm",
+                shown_when={"result": tuple(voiding)} if len(options) > 1 else {},
+            ))
+        return Form(
+            id=f"result:{match.id}:{game.number}", name=name, title=title,
+            hint=hint.strip(),
+            fields=tuple(fields),
+            actions=(FormAction(
+                name=f"{prefix}-submit", label=label,
+                summary=f"Correct {where} to {{result}}",
+                command=command, primary=True,
+            ),),
+            enabled=True,
+        )
+
+    def voids(self, corrected: ResultCorrected, after: PlayoffState) -> Caution | None:
+        """What a correction throws away, in words: games played or under way, the
+        winners that change, the champion and the final placings; or, when it voids
+        nothing, the winners it changes."""
+        items = [self.voided(g) for g in corrected.voided]
+        items += [_capital(t) for t in self.consequences(after)]
+        if corrected.champion_before is not None:
+            items.append(
+                f"{self.name(corrected.champion_before)} as champion, and the final placings"
+            )
+        if not items:
+            return None
+        text = "This correction voids:" if corrected.voids else "This correction changes:"
+        return Caution(text=text, items=tuple(items))
+
+    def voided(self, game: VoidedGame) -> str:
+        """A game a correction voids: where, who, how it stood; it is played again."""
+        where = f"{self.round_of(game.match)}, " + (
+            "Armageddon" if game.game == ARMAGEDDON_NUMBER else f"game {game.game}"
+        )
+        players = " – ".join(self.name(p) for p in (game.white, game.black) if p)
+        if game.result is None:
+            return f"{where}: {players}, under way, to be played again"
+        return f"{where}: {players} {RESULT_WORDS[game.result][0]}, to be played again"
+
     # ------------------------------------------------------------------ bridge
 
     def extra_boards(self, extra: ExtraBoards) -> ExtraBoardsView:
         board = extra.scoreboard()
+        per_set = len(extra.plan.stanzas)
+        current_set = (extra.current - 1) // per_set + 1
         stanzas = []
         for s in board["stanzas"]:
             caption = f"Stanza {s['stanza']} (set {s['set']}) · IMPs {s['imps'][0]}–{s['imps'][1]}"
+            if s["set"] < current_set:
+                caption += " · set tied: played again"
             if s["partners_change_after"]:
                 caption += " · partners change after it"
             stanzas.append(StanzaView(
-                stanza=s["stanza"], caption=caption,
+                stanza=s["stanza"], set=s["set"], caption=caption,
                 boards=tuple(
                     BoardRow(
                         board=b["board"],
@@ -1068,11 +1638,15 @@ class _Builder:
             ))
         home, away = board["running_total"]
         winner = extra.winner
+        in_play = f"Stanza {extra.current} in play"
+        if current_set > 1:
+            in_play += f" (set {current_set}: the earlier sets were tied)"
         return ExtraBoardsView(
             title=f"{self.name(extra.home)} v {self.name(extra.away)}",
             running_total=f"{home}–{away}",
+            running_total_label=f"IMPs, set {current_set}" if current_set > 1 else "IMPs",
             status=(f"{self.name(winner)} win the match" if winner is not None
-                    else f"Stanza {extra.current} in play."),
+                    else f"{in_play}."),
             winner=self.player(winner) if winner is not None else None,
             winner_text=f"{self.name(winner)} win the match" if winner is not None else None,
             stanzas=tuple(stanzas),
@@ -1135,10 +1709,19 @@ class _Builder:
             what += " (Armageddon)"
         return f"{self.lane_label(planned)} · {what}"
 
+    def plan_players(self, planned: PlannedGame) -> str:
+        playoff = self.state.playoff
+        if playoff is None:
+            return " v ".join(self.name(p) for p in planned.players)
+        match = playoff.match(planned.match)
+        if None in match.players:
+            return " – ".join(self.name(p) for p in planned.players)
+        return self.players_text(playoff, match, playoff.game(planned.match, planned.game))
+
     def schedule(self) -> ScheduleView:
         plan = self.ctx.plan
         if plan is None:
-            return ScheduleView(error=self.ctx.plan_error or "no schedule")
+            return ScheduleView(error=self.people(self.ctx.plan_error or "no schedule"))
         moved = self.moved(plan)
         lanes: dict[int, str] = {}
         for g in plan.games:
@@ -1154,10 +1737,10 @@ class _Builder:
                 label=(f"S{g.game}" if g.kind is UnitKind.STANZA
                        else "A" if g.kind is UnitKind.ARMAGEDDON else f"G{g.game}"),
                 title=self.game_title(g),
-                players=" v ".join(self.name(p) for p in g.players),
+                players=self.plan_players(g),
                 time_control=g.time_control,
                 interval=f"after a {adjective(g.interval)} interval" if g.interval else None,
-                reason=g.reason,
+                reason=self.people(g.reason),
                 start=g.start,
                 end=g.end,
                 fixed=g.fixed,
@@ -1172,7 +1755,7 @@ class _Builder:
                     (g.match for g in plan.games if set(g.players) & set(b.who)),
                     next(iter(lanes), 1),
                 ),
-                kind=b.kind.value, start=b.start, end=b.end, reason=b.reason,
+                kind=b.kind.value, start=b.start, end=b.end, reason=self.people(b.reason),
             )
             for b in plan.breaks
         )
@@ -1192,10 +1775,12 @@ class _Builder:
                     values={"time_control": found.time_control,
                             "match": self.proposal_matches(found.matches)},
                 )
-            proposal = Proposal(text=found.text, time_control=found.time_control, fill=fill)
+            proposal = Proposal(
+                text=self.people(found.text), time_control=found.time_control, fill=fill
+            )
         replan = None
         if moved:
-            cause = _event_words(self.ctx.since)
+            cause = self.cause(plan)
             replan = Replan(
                 text=f"Re-planned after {cause}", cause=cause,
                 items=tuple(
@@ -1205,10 +1790,48 @@ class _Builder:
             )
         return ScheduleView(
             start=plan.start, finish=plan.finish, deadline=plan.deadline, fits=plan.fits,
-            fits_text=fits_text, proposal=proposal, warnings=plan.warnings,
+            fits_text=fits_text, proposal=proposal,
+            warnings=tuple(self.people(w) for w in plan.warnings),
             lanes=tuple(Lane(match=m, label=label) for m, label in lanes.items()),
             games=games, breaks=breaks, replan=replan,
         )
+
+    def cause(self, plan: Plan) -> str:
+        """What moved the schedule since the previous view, in words: the games that
+        started or ended, and the arbiters' changes logged since ("the start of game 2
+        of Final (reg. 6)")."""
+        said: list[str] = []
+        previous = self.ctx.previous_plan
+        if previous is not None:
+            before = {(g.match, g.game): g.status for g in previous.games}
+            for g in plan.games:
+                was = before.get((g.match, g.game))
+                if was is None or was is g.status:
+                    continue
+                where = self.game_words(g.match, g.game)
+                if g.status is UnitStatus.RUNNING:
+                    said.append(f"the start of {where}")
+                elif g.status is UnitStatus.PLAYED:
+                    said.append(f"the end of {where}")
+        since = [t for t in dict.fromkeys(self.ctx.since)]
+        listed: dict[str, object] = {c.event.type: c.event for c in self.state.changes}
+        for kind in since:
+            event = listed.get(kind)
+            if kind == "result-corrected" and isinstance(event, ResultCorrected):
+                said.append(f"the correction of {self.game_words(event.match, event.game)}")
+            elif kind == "postponed" and isinstance(event, Postponed):
+                said.append(f"the postponement of {self.game_words(event.match, event.game)}")
+            elif kind == "start-moved" and isinstance(event, StartMoved):
+                said.append(f"the new start of {self.game_words(event.match, event.game)}")
+            elif kind == "time-control-shortened":
+                said.append("the shorter time control")
+            elif kind == "deadline-set":
+                said.append("the new deadline")
+            elif kind == "flag-fell":
+                said.append("a flag fall")
+            elif kind == "stanza-advanced":
+                said.append("the end of a stanza")
+        return _and(list(dict.fromkeys(said))) or "the time passing"
 
     def proposal_matches(self, matches: Sequence[int]) -> str:
         """The choice of the time-control form that covers the proposal's matches:
@@ -1242,33 +1865,35 @@ class _Builder:
         return moved
 
     def next_change_ms(self) -> int | None:
-        """The next instant of the plan (a game due, a break over), in server ms."""
+        """The next instant of the plan (a game due, a break over) or of a rest a start
+        would cut short, in server ms."""
         plan = self.ctx.plan
-        if plan is None:
-            return None
         now = self.ctx.now
-        instants = [g.start for g in plan.games if g.status is UnitStatus.PLANNED]
-        instants += [b.end for b in plan.breaks]
-        if plan.break_over is not None:
-            instants.append(plan.break_over)
+        instants = list(self.instants)
+        if plan is not None:
+            instants += [g.start for g in plan.games if g.status is UnitStatus.PLANNED]
+            instants += [b.end for b in plan.breaks]
+            if plan.break_over is not None:
+                instants.append(plan.break_over)
         later = [t for t in instants if t > now]
         if not later:
             return None
-        return self.ctx.server_ms + int((min(later) - now).total_seconds() * 1000)
+        return self.ms(min(later))
 
     # ------------------------------------------------------------------ records
 
     def draw(self, draw: Draw) -> DrawView:
         record = dict(draw.record)
+        where = self.round_of(draw.match)
         if draw.kind == "lots":
-            text = f"Lots, match {draw.match}: {self.name(draw.white)} has White in game 1"
+            text = f"Lots, {where}: {self.name(draw.white)} has White in game 1"
         else:
             outcome = record.get("outcome")
             how = ""
             if isinstance(outcome, dict) and outcome.get("face"):
                 how = (f"{self.name(str(outcome.get('caller')))} called {outcome.get('call')}, "
                        f"the coin showed {outcome.get('face')}; ")
-            text = f"Coin toss, match {draw.match}: {how}won by {self.name(draw.winner)}"
+            text = f"Armageddon coin toss, {where}: {how}won by {self.name(draw.winner)}"
         method: Literal["commit-reveal", "physical"] = (
             "commit-reveal" if record.get("method") == "commit-reveal" else "physical"
         )
@@ -1278,11 +1903,52 @@ class _Builder:
             conducted_by=str(conducted) if conducted else None, record=record,
         )
 
-    def change(self, change: dict[str, Any]) -> ChangeView:
-        reason = change.get("reason")
+    def change(self, change: ArbiterChange) -> ChangeView:
+        event = change.event
+        voided: tuple[str, ...] = ()
+        reason: str | None = getattr(event, "reason", None)
+        if isinstance(event, Postponed):
+            text = (f"{_capital(self.game_words(event.match, event.game))} postponed by "
+                    f"{event.minutes} min, to {self.time(event.at)}")
+        elif isinstance(event, StartMoved):
+            text = (f"Start of {self.game_words(event.match, event.game)} moved to "
+                    f"{self.time(event.at)}")
+        elif isinstance(event, ClockAdjusted):
+            seconds = f"{abs(event.delta_ms) / 1000:g} s"
+            game = self.state.chess.game(event.match, event.game) if self.state.playoff else None
+            who = ""
+            if game is not None:
+                who = f" ({self.name(game.white if event.side is Colour.WHITE else game.black)})"
+            side = f"{event.side.value.capitalize()}{who}"
+            where = self.game_words(event.match, event.game)
+            text = (f"Gave {seconds} to {side} in {where}" if event.delta_ms >= 0
+                    else f"Took {seconds} from {side} in {where}")
+        elif isinstance(event, ResultCorrected):
+            written = RESULT_WORDS[event.result][0]
+            text = (f"Result of {self.game_words(event.match, event.game)} corrected to "
+                    f"{written}")
+            voided = tuple(self.voided(g) for g in event.voided)
+            if event.champion_before is not None:
+                voided += (f"{self.name(event.champion_before)} as champion, and the final "
+                           "placings",)
+        elif isinstance(event, TimeControlShortened):
+            which = (self.round_of(event.match) if event.match is not None
+                     else "every match not begun")
+            text = f"Time control shortened to {event.time_control} for {which}"
+        elif isinstance(event, DeadlineSet):
+            text = ("Deadline cleared" if event.deadline is None
+                    else f"Deadline set to {self.time(event.deadline)}")
+        elif isinstance(event, GameStarted):
+            set_aside = "; ".join(event.overridden)
+            text = (f"{_capital(self.game_words(event.match, event.game))} started early by "
+                    f"the chief arbiter, setting aside: {set_aside}")
+            reason = event.override
+        else:
+            text = _capital(event.describe(self.state.names, self.state.utc_offset))
         return ChangeView(
-            seq=change["seq"], type=change["type"], at=change["at"], actor=change["actor"],
-            text=change["text"], reason=str(reason) if reason else None,
+            seq=change.seq, type=event.type, at=change.recorded_at, actor=change.actor,
+            when=self.time(change.recorded_at), by=_who(change.actor),
+            text=text, reason=str(reason) if reason else None, voided=voided,
         )
 
     def placings(self) -> tuple[PlacingRow, ...] | None:
@@ -1300,7 +1966,7 @@ class _Builder:
         return tuple(
             PlacingRow(
                 place=text(p.get("place")), player=str(p.get("name") or self.name(p.get("id"))),
-                score=text(p.get("score")), money=text(p.get("money")),
+                score=text(p.get("score")), money=_money(p.get("money")),
                 points=text(p.get("points")),
             )
             for p in placings.get("players", [])
@@ -1315,7 +1981,6 @@ class _Builder:
             postpone=self.postpone(movable) if movable else None,
             time_control=self.time_control_form(),
             deadline=self.deadline(),
-            correct=self.correct(),
         )
 
     def movable_games(self) -> tuple[Option, ...]:
@@ -1416,47 +2081,6 @@ class _Builder:
             ),
             actions=(FormAction(name="dl-submit", label="Set the deadline",
                                 summary="Set the deadline", command={"type": "deadline"}),),
-            enabled=True,
-        )
-
-    def correct(self) -> Form | None:
-        state = self.state
-        if state.playoff is None:
-            return None
-        played = []
-        for match in state.chess.matches:
-            for g in state.chess.games_of(match.id):
-                if g.result is None:
-                    continue
-                probe = CorrectResult(
-                    match=g.match, game=g.number, result=g.result, reason=_PROBE_REASON
-                )
-                if self.refusal(probe) is None:
-                    played.append(Option(
-                        value=f"{g.match}:{g.number}",
-                        label=f"{self.round_name(match)} · game {g.number} "
-                              f"(now {RESULT_WORDS[g.result][0]})",
-                        sets={"match": g.match, "game": g.number},
-                    ))
-        if not played:
-            return None
-        results = tuple(
-            Option(value=r.value, label=f"{written} {words}", sets={"result": r.value})
-            for r, (written, words, _) in RESULT_WORDS.items()
-        )
-        return Form(
-            id="correct", name="correct", title="Correct a result",
-            hint="Later games the correction voids are played again.",
-            fields=(
-                FormField(name="game", label="Game", input="select", options=tuple(played),
-                          test_id="cr-game"),
-                FormField(name="result", label="Correct result", input="select",
-                          options=results, test_id="cr-result"),
-                _reason("cr-reason"),
-            ),
-            actions=(FormAction(name="cr-submit", label="Correct",
-                                summary="Correct match {match}, game {game} to {result}",
-                                command={"type": "correct"}),),
             enabled=True,
         )
 

@@ -7,32 +7,65 @@ holds no rules of its own. What it shows is chosen here, for the instant
 
 - **Mode.** ``scoreboard`` for bridge extra boards; ``champion`` once the final is
   decided; ``games`` while a game has a clock on the board (running, paused, or
-  started but not yet running); ``idle`` between games, with the next game (or
-  the break in force) in large type; ``waiting`` when no game is on and none can
-  be planned (the schedule cannot be made, or nothing is left to place).
+  started but not yet running); ``idle`` between games, with the next game in
+  large type; ``waiting`` when no game is on and none can be planned (the
+  schedule cannot be made, or nothing is left to place).
+- **In play.** A game is in play from its start until its result; a stanza of
+  extra boards from its first score until every board has both tables' scores.
 - **Next game.** The earliest game of the schedule that has not started, the
   first in schedule order among those starting at the same instant. It is *due*
-  once its planned start has come (the planner never plans a game that has not
-  started before ``now``, so a due game stays due at ``now`` until it starts).
-- **Break in force.** A break of the schedule under way at ``now`` (its start has
-  come, its end has not) and not overtaken by play: a break is over as soon as
-  one of its players starts a game, even before its planned end (the arbiter
-  may start early). When several are in force: the break after the main event
-  first (GCT 2015 reg. 5: at least 30 minutes after the last main-event game of
-  any play-off player), then the interval of the players of the next game
-  (reg. 5: at least 5, if possible 10, minutes between games), then the one
-  that ends first.
-- **Idle headline.** Between games the large countdown runs to the next game's
-  planned start, whatever break is in force: play resumes then, and a break can
-  end before it (the organiser's earliest start is later, or the break in force
-  is that of another match's players).
+  once its planned start has come, or is less than a second away (the planner
+  never plans a game that has not started before ``now``, so a due game stays due
+  at ``now`` until it starts).
+  Its start is an *estimate* ("about 13:05") while it waits on a game in play:
+  it shares a player with one, belongs to the same match, or is to be played by
+  the winner of a match with a game in play (the planner expects a running game
+  to end with its estimate, or a few minutes after now once past it).
+- **The countdown.** One target: the next game's planned start, shown whenever
+  there is a next game whose start is not an estimate, and never once the
+  play-off is over. Once due, the countdown says "starting now" instead.
+- **Pause in force.** None while a game or stanza is in play. Chess: a break of
+  the schedule under way at ``now`` (its start has come, its end has not) and not
+  overtaken by play: a break is over as soon as one of its players starts a
+  game, even before its planned end (the chief arbiter may start early, GCT 2015
+  reg. 5). When several are in force: the break after the main event first
+  (reg. 5: at least 30 minutes after the last main-event game of any play-off
+  player), then the interval of the players of the next game (reg. 5: at least
+  5, if possible 10, minutes between games), then the one that ends first. The
+  pause is what the hall is told; the countdown still runs to the next game's
+  start, which can be later than the pause's end (the organiser's earliest
+  start, a moved start, another match's interval). Bridge extra boards: no
+  interval is owed between stanzas (EBU 143.2.1 prescribes none: the teams
+  change tables, and partners where the plan says so); from the end of a
+  complete stanza until the first score of the next, the pause is a *stanza
+  change*.
+- **Flag fall.** The game whose clock shows a fallen flag and that ended last is
+  announced ("White's flag fell: 0-1", and who beat whom) from its flag until a
+  game starts after it ended.
+- **Colours.** Known for games 1 and 2 once the lots are drawn (GCT 2015 regs.
+  6-9: game 2 reverses game 1), and for the Armageddon once the toss winner has
+  chosen (reg. 10 c). Until then the players are listed with a dash, never with
+  "v", and "colours by lot" or "colours by coin toss" is said.
 - **Armageddon banner.** The decider being played, else the next one to be played
   (a match level after two games): who has White and Black and their times, the
   increment and the draw odds (GCT 2015 reg. 10 b), or where the coin toss stands
   (reg. 10 c).
 - **Marks and totals.** A game's points for each player come from the result
   (:attr:`~playoff_formats.model.Result.white_points`); a match's total counts
-  the regular games (the decider decides, it scores nothing).
+  the regular games (the decider decides, it scores nothing). The winner of the
+  final is the champion (reg. 2: the play-off determines the winner of the
+  tournament); the winner of any other match advances.
+- **Bridge scores.** A board's scores and IMPs are shown once both tables have
+  scored it, never before (a table still to play the board must not see the
+  other table's score); a board without a swing shows 0 IMPs. Every set of extra
+  boards stays on the board when a tied set is played again (EBU 143.2.1: "the
+  procedure shall be repeated"), each with its own IMPs.
+- **Words.** People by name, never by id: a player's *short* name is the family
+  name (before the comma of "Family, Given"; without a comma, the name without
+  trailing initials, "Praggnanandhaa R" → "Praggnanandhaa"), or the full name
+  when two players of the play-off would share it. A place still to fill is
+  "Winner of" the match's name. Times of day are the hall's (``state.utc_offset``).
+  Money has thousands separators, and the currency when the play-off has one.
 
 Instants are server milliseconds (``*_ms``), on the scale of ``ctx.server_ms`` and
 of the clocks, so that a page counts down to them with the offset it measured.
@@ -44,16 +77,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from orchestrator.state import PlayoffState
+from orchestrator.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
 from playoff_formats.clock import ClockStatus
 from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.model import Result
 from playoff_formats.playoff import (
     DecisionMethod,
     Game,
@@ -62,6 +96,7 @@ from playoff_formats.playoff import (
     MatchDecision,
     Playoff,
     champion,
+    final_match,
 )
 from playoff_formats.schedule import (
     Break,
@@ -72,6 +107,7 @@ from playoff_formats.schedule import (
     UnitKind,
     UnitStatus,
 )
+from playoff_formats.schedule.words import instant
 
 __all__ = [
     "VIEW_MODEL",
@@ -81,6 +117,8 @@ __all__ = [
     "BracketPlayer",
     "BracketRound",
     "BreakInForce",
+    "Countdown",
+    "FlagNotice",
     "HallView",
     "IdleHeadline",
     "LiveGame",
@@ -89,6 +127,7 @@ __all__ = [
     "PlayerLabel",
     "Scoreboard",
     "ScoreboardBoard",
+    "ScoreboardSet",
     "ScoreboardStanza",
     "ScoreboardTeam",
     "StanzaScheduled",
@@ -96,6 +135,7 @@ __all__ = [
 ]
 
 HallMode = Literal["waiting", "games", "idle", "champion", "scoreboard"]
+PauseKind = Literal["main-event", "interval", "stanza-change"]
 
 LIVE_STATUSES = frozenset({ClockStatus.NOT_STARTED, ClockStatus.RUNNING, ClockStatus.PAUSED})
 """A clock in one of these is on the board: its game is shown live."""
@@ -110,7 +150,21 @@ CLOCK_STATUS_TEXT = {
 """What a game card says under its clocks, by clock status. It travels in the view
 because a pause changes only the clock (its event carries the clock, not a view)."""
 
+DUE_WITHIN = timedelta(seconds=1)
+"""A start this close to now is due: the schedule is planned from a reading of the
+clock taken a moment after the view's own, so a game planned "now" may lie a few
+milliseconds after ``ctx.now``."""
+
 _CITATION = re.compile(r"\s*\((?:reg\.|regs\.|GCT)[^)]*\)\s*$")
+_INITIAL = re.compile(r"^\w\.?$|^(?:\w\.)+$")
+_RESULT_TEXT = {
+    Result.WHITE_WINS: "1-0",
+    Result.BLACK_WINS: "0-1",
+    Result.DRAW: "½-½",
+    Result.WHITE_WINS_BY_FORFEIT: "1-0 by forfeit",
+    Result.BLACK_WINS_BY_FORFEIT: "0-1 by forfeit",
+    Result.DOUBLE_FORFEIT: "double forfeit",
+}
 
 
 class _Shown(BaseModel):
@@ -119,10 +173,11 @@ class _Shown(BaseModel):
 
 class PlayerLabel(_Shown):
     """A player (or team) as the hall names them. ``id`` is None for a place still
-    to be filled ("Winner of match 1") or a bye; ``seed`` for play-off players."""
+    to be filled ("Winner of Seeds 2 v 3") or a bye; ``seed`` for play-off players."""
 
     id: str | None
     name: str
+    short: str = Field(description="The family name, for tight places (see the rules)")
     seed: int | None = None
 
 
@@ -132,7 +187,7 @@ class LiveGame(_Shown):
     clock: str = Field(description='"match:game", the key of its clock in the view\'s clocks')
     match: int
     game: int
-    title: str = Field(description='"Final · Game 2", "Seeds 2 v 3 · Game 3"')
+    title: str = Field(description='"Final · Game 2", "Semi-final 1 · Game 3"')
     tag: str | None = Field(description='"Armageddon": set apart after the title')
     armageddon: bool
     time_control: str | None = Field(
@@ -170,32 +225,64 @@ class NextGame(_Shown):
     label: str = Field(description='"Final · Game 1", "Final · Game 3 · Armageddon (if needed)"')
     players: list[PlayerLabel] = Field(description="White then Black once colours are known")
     colours_known: bool
-    vs: str = Field(description='"Praggnanandhaa R v Abdusattorov, Nodirbek"')
+    colours: str | None = Field(
+        description='"colours by lot" or "colours by coin toss" while unknown (chess)'
+    )
+    vs: str = Field(
+        description='"Sindarov v Abdusattorov" (White first), "Abdusattorov – Sindarov '
+        '(colours by lot)" while unknown'
+    )
     tentative: bool = Field(description="Played only if the match is level after two games")
     due_ms: int = Field(description="Its planned start (server ms)")
+    at: str = Field(description='Its planned start as the hall\'s time of day: "13:02"')
+    estimate: bool = Field(description="The start waits on a game in play: it moves with it")
+    when: str = Field(description='"13:02", "about 13:05", or "starting now"')
     due: bool = Field(description="The planned start has come: it should be starting")
     due_text: str | None = Field(description='"starting now" once due')
 
 
-class BreakInForce(_Shown):
-    """The break or interval under way (see the module's rules for which)."""
+class Countdown(_Shown):
+    """The one countdown the hall shows: to the next game's planned start."""
 
-    kind: Literal["main-event", "interval"]
-    label: str = Field(description='"Break after the main event" or "Interval"')
-    reason: str = Field(description="What the break is, with the rule cited")
+    label: str = Field(description="What starts then: the next game's label")
+    until_ms: int = Field(description="The instant counted down to (server ms)")
+    at: str = Field(description='That instant as the hall\'s time of day: "13:02"')
+    due_text: str | None = Field(description='"starting now" once it has come: shown instead')
+
+
+class BreakInForce(_Shown):
+    """The pause in force (see the module's rules for which)."""
+
+    kind: PauseKind
+    label: str = Field(
+        description='"Break after the main event", "Interval" or "Stanza change"'
+    )
+    reason: str = Field(description="What the pause is, with the rule cited")
     who: str = Field(description="Who rests, in words")
     start_ms: int
-    end_ms: int
+    end_ms: int | None = Field(
+        description="When the pause owed ends (None for a stanza change); the hall counts "
+        "down to the countdown's instant, not to this"
+    )
 
 
 class IdleHeadline(_Shown):
-    """What the stage shows in large type between games."""
+    """What the stage shows in large type between games, above the next game and
+    the countdown."""
 
     label: str = Field(description='"Break after the main event", "Interval" or "Next game"')
-    what: str = Field(description="The next game and its players (one line each)")
-    until_ms: int | None = Field(description="The countdown's target (server ms)")
-    due_text: str | None = Field(description='"starting now" once the target has come')
-    note: str = Field(description="The break's reason, or nothing")
+    note: str = Field(description="The pause's reason, or nothing")
+
+
+class FlagNotice(_Shown):
+    """A flag that fell, announced until a game starts after it."""
+
+    match: int
+    game: int
+    side: Literal["white", "black"]
+    title: str = Field(description='"Seeds 2 v 3 · Game 1"')
+    text: str = Field(description='"White\'s flag fell: 0-1"')
+    detail: str = Field(description='"Sindarov beat Abdusattorov on time"')
 
 
 class BracketMark(_Shown):
@@ -214,21 +301,26 @@ class BracketPlayer(_Shown):
     bye: bool = Field(description="The empty side of a bye")
     marks: list[BracketMark]
     total: str = Field(description="Points over the regular games, once one is played")
-    outcome: Literal["advances", "out"] | None
+    outcome: Literal["advances", "out", "champion"] | None
 
 
 class BracketMatch(_Shown):
     id: int
+    name: str = Field(description='"Seeds 2 v 3", "Semi-final 1", "Final"')
     status: Literal["locked", "waiting", "ready", "running", "completed"]
     bye: bool
+    final: bool
     players: list[BracketPlayer]
-    decision: str | None = Field(description='"Abdusattorov, Nodirbek advances 2–0"')
+    decision: str | None = Field(description='"Abdusattorov beat Sindarov 1½–½"')
 
 
 class BracketRound(_Shown):
     stage: int
     number: int
     name: str
+    status: Literal["to play", "playing", "played"] = Field(
+        description="played: every match decided; playing: one has begun"
+    )
     matches: list[BracketMatch]
 
 
@@ -239,16 +331,19 @@ class ScoreboardTeam(_Shown):
 
 
 class ScoreboardBoard(_Shown):
-    """One extra board: each table's NS score as written ("+620", "0", "-50"; None
-    while not scored) and the IMPs won by each team (empty when none)."""
+    """One extra board. Its scores (each table's NS score as written, "+620", "0",
+    "-50") and IMPs are given once both tables have scored it, else None."""
 
     stanza: int
     board: int
     first_of_stanza: bool
+    state: Literal["to play", "playing", "scored"] = Field(
+        description="playing: scored at one table only (its score is not shown)"
+    )
     table_1: str | None
     table_2: str | None
-    home_imps: str
-    away_imps: str
+    home_imps: str | None = Field(description='"10", "0" for no swing, "" when the other won')
+    away_imps: str | None
 
 
 class ScoreboardStanza(_Shown):
@@ -261,18 +356,29 @@ class ScoreboardStanza(_Shown):
     )
 
 
+class ScoreboardSet(_Shown):
+    """A set of extra boards (EBU 143.2.1: repeated while tied), with its IMPs."""
+
+    set: int
+    current: bool
+    total: tuple[str, str] = Field(description="IMPs of the set, home and away")
+    text: str = Field(description='"Set 1: 12–12, still tied: played again"')
+    stanzas: list[ScoreboardStanza]
+
+
 class Scoreboard(_Shown):
-    """Bridge extra boards (EBU 143.2.1): the current set's boards and its total."""
+    """Bridge extra boards (EBU 143.2.1): every set, the current one's total."""
 
     home: ScoreboardTeam
     away: ScoreboardTeam
     total: tuple[str, str] = Field(description="IMPs of the current set, home and away")
     caption: str
     current_stanza: int
+    current_set: int
     stanza_text: str | None = Field(description='"Stanza 2 (2 of 3)" while play goes on')
     partner_change: str | None = Field(description="Partners change after this stanza")
     winner: str | None = Field(description='"North London win the extra boards"')
-    stanzas: list[ScoreboardStanza]
+    sets: list[ScoreboardSet] = Field(description="Every set played or in play, in order")
     note: str
 
 
@@ -282,7 +388,7 @@ class StanzaScheduled(_Shown):
     stanza: int
     label: str = Field(description='"Stanza 3 · 2 boards"')
     status: Literal["planned", "running", "played"]
-    when: str | None = Field(description='"played", "playing", or None: show start_ms')
+    when: str = Field(description='"played", "playing", "starting now", "13:40", "about 13:40"')
     start_ms: int
     partners_note: str | None = Field(description='"then partners change"')
 
@@ -293,7 +399,8 @@ class PlacingRow(_Shown):
     place: int
     id: str
     name: str
-    prize: str
+    short: str
+    prize: str = Field(description='"100,000", with the currency when the play-off has one')
     points: str
     champion: bool
 
@@ -309,6 +416,7 @@ class HallView(_Shown):
     view: Literal["hall"] = "hall"
     seq: int = Field(description="The play-off's seq this view is of")
     server_ms: int = Field(description="When it was computed (server ms)")
+    utc_offset_minutes: int = Field(description="The hall's offset from UTC: its time of day")
     kind: Literal["knock-out", "extra-boards"]
     title: str
     subtitle: str
@@ -316,14 +424,18 @@ class HallView(_Shown):
     live: list[LiveGame] = Field(description="The games on the board, by match and game")
     armageddon: ArmageddonBanner | None
     next: NextGame | None
+    countdown: Countdown | None = Field(description="The one countdown (see the rules)")
     in_force: BreakInForce | None = Field(alias="break")
     idle: IdleHeadline | None = Field(description="The stage between games (mode idle)")
+    flag: FlagNotice | None
     schedule_note: str | None = Field(
         description="Said instead of a next game: over, nothing planned, or why not"
     )
     bracket: list[BracketRound] = Field(description="Rounds in the order they are played")
     scoreboard: Scoreboard | None
-    stanzas: list[StanzaScheduled]
+    stanzas: list[StanzaScheduled] = Field(
+        description="Bridge: the stanzas of the set in play, with when each is played"
+    )
     champion: PlayerLabel | None
     placings: list[PlacingRow] = Field(description="Once there is a champion, by place")
     clock_status_text: dict[str, str] = Field(
@@ -354,26 +466,39 @@ class _Hall:
         self.state = state
         self.ctx = ctx
         self.plan: Plan | None = ctx.plan
-        # The schedule names a place still to fill by its entrant's label.
         self.names = dict(state.names)
-        for match in state.playoff.matches if state.playoff is not None else ():
-            self.names[Entrant(winner_of=match.id).label] = f"Winner of match {match.id}"
+        self.shorts = _short_names(state.names)
+        self.match_names: dict[int, str] = {}
+        if state.playoff is not None:
+            playoff = state.playoff
+            self.match_names = {m.id: self.match_name(playoff, m) for m in playoff.matches}
+            for match_id, name in self.match_names.items():
+                # The schedule names a place still to fill by its entrant's label.
+                label = Entrant(winner_of=match_id).label
+                self.names[label] = self.shorts[label] = f"Winner of {name}"
+        self.in_play: set[GameKey] = {
+            key for key in state.started_at if key not in state.ended_at
+        }
 
     def ms(self, moment: datetime) -> int:
         """An instant of the schedule on the server-ms scale of the clocks."""
         return self.ctx.server_ms + round((moment - self.ctx.now).total_seconds() * 1000)
+
+    def at(self, moment: datetime) -> str:
+        """The hall's time of day of an instant: ``13:02``."""
+        return instant(moment, self.state.utc_offset)
 
     # ------------------------------------------------------------------ the whole
 
     def view(self) -> HallView:
         state = self.state
         next_game = self.next_game()
-        in_force = self.break_in_force(next_game)
         at_ms = self.ctx.server_ms
         clocks = {
             f"{key[0]}:{key[1]}": ClockView.model_validate(clock_view(key, clock, at_ms))
             for key, clock in sorted(state.clocks.items())
         }
+        flag = None
         if state.extra is not None:
             extra = state.extra
             kind: Literal["knock-out", "extra-boards"] = "extra-boards"
@@ -388,6 +513,7 @@ class _Hall:
             over = extra.winner is not None
             placings: list[PlacingRow] = []
             mode: HallMode = "scoreboard"
+            in_force = None if over else self.stanza_change(extra)
         else:
             playoff = state.chess
             kind = "knock-out"
@@ -402,6 +528,7 @@ class _Hall:
             stanzas = []
             champion_label = self.player(winner) if winner is not None else None
             placings = self.placings(winner) if winner is not None else []
+            flag = self.flag(playoff)
             if over:
                 mode = "champion"
             elif live:
@@ -410,11 +537,19 @@ class _Hall:
                 mode = "idle"
             else:
                 mode = "waiting"
+            in_force = None if over else self.break_in_force(next_game)
         if over:
-            next_game, in_force = None, None
+            next_game = None
+        countdown = None
+        if next_game is not None and not next_game.estimate:
+            countdown = Countdown(
+                label=next_game.label, until_ms=next_game.due_ms, at=next_game.at,
+                due_text=next_game.due_text,
+            )
         return HallView(
             seq=state.seq,
             server_ms=self.ctx.server_ms,
+            utc_offset_minutes=round(state.utc_offset / timedelta(minutes=1)),
             kind=kind,
             title=title,
             subtitle=subtitle,
@@ -422,8 +557,10 @@ class _Hall:
             live=live,
             armageddon=banner,
             next=next_game,
+            countdown=countdown,
             in_force=in_force,
-            idle=self.idle(next_game, in_force) if mode == "idle" else None,
+            idle=self.idle(in_force) if mode == "idle" else None,
+            flag=flag,
             schedule_note=self.schedule_note(next_game, over),
             bracket=bracket,
             scoreboard=scoreboard,
@@ -438,12 +575,15 @@ class _Hall:
     # ------------------------------------------------------------------ names
 
     def name(self, who: str) -> str:
-        """The name of a player or team, "Winner of match 3" for a place to fill."""
+        """The name of a player or team, "Winner of Final" for a place to fill."""
         return self.names.get(who, who)
+
+    def short(self, who: str) -> str:
+        return self.shorts.get(who) or self.name(who)
 
     def player(self, who: str | None) -> PlayerLabel:
         if who is None:
-            return PlayerLabel(id=None, name="")
+            return PlayerLabel(id=None, name="", short="")
         seed = None
         known = who in self.state.names
         if self.state.playoff is not None and known:
@@ -451,7 +591,9 @@ class _Hall:
                 seed = self.state.playoff.seed_of(who)
             except KeyError:
                 seed = None
-        return PlayerLabel(id=who if known else None, name=self.name(who), seed=seed)
+        return PlayerLabel(
+            id=who if known else None, name=self.name(who), short=self.short(who), seed=seed
+        )
 
     def round_name(self, playoff: Playoff, match: Match) -> str:
         """The round's name as the hall says it: "Final", "Seeds 2 v 3" (no citation)."""
@@ -460,9 +602,26 @@ class _Hall:
                 return _CITATION.sub("", r.name)
         return f"Round {match.round}"
 
-    def game_title(self, playoff: Playoff, match_id: int, number: int) -> str:
-        """ "Final · Game 2": the round and the game."""
-        return f"{self.round_name(playoff, playoff.match(match_id))} · Game {number}"
+    def match_name(self, playoff: Playoff, match: Match) -> str:
+        """The round's name for the only match of its round ("Final"), else the round's
+        name in the singular and the match's number in it ("Semi-final 2")."""
+        name = self.round_name(playoff, match)
+        alongside = [m for m in playoff.matches if (m.stage, m.round) == (match.stage, match.round)]
+        if len(alongside) <= 1:
+            return name
+        singular = name[:-1] if name.endswith("s") else name
+        return f"{singular} {match.number}"
+
+    def game_title(self, match_id: int, number: int) -> str:
+        """ "Final · Game 2": the match and the game."""
+        return f"{self.match_names.get(match_id, f'Match {match_id}')} · Game {number}"
+
+    def people(self, text: str) -> str:
+        """``text`` with the players' ids (FIDE numbers and the like) replaced by names."""
+        for who in sorted(self.state.names, key=len, reverse=True):
+            if len(who) >= 3:
+                text = re.sub(rf"\b{re.escape(who)}\b", self.short(who), text)
+        return text
 
     # ------------------------------------------------------------------ games on the board
 
@@ -481,7 +640,7 @@ class _Hall:
                 clock=f"{key[0]}:{key[1]}",
                 match=key[0],
                 game=key[1],
-                title=self.game_title(playoff, key[0], key[1]),
+                title=self.game_title(key[0], key[1]),
                 tag="Armageddon" if armageddon else None,
                 armageddon=armageddon,
                 time_control=str(control) if control is not None else None,
@@ -489,6 +648,42 @@ class _Hall:
                 black=self.player(game.black),
             ))
         return games
+
+    def flag(self, playoff: Playoff) -> FlagNotice | None:
+        """The flag that fell last, until a game starts after its game ended."""
+        fallen = []
+        for key, clock in self.state.clocks.items():
+            if clock.status is not ClockStatus.FLAGGED or clock.flagged is None:
+                continue
+            ended = self.state.ended_at.get(key, self.ctx.now)
+            fallen.append((ended, key, clock.flagged.value))
+        if not fallen:
+            return None
+        ended, key, side = max(fallen)
+        if any(started > ended for started in self.state.started_at.values()):
+            return None
+        game = playoff.game(*key)
+        if game is None or game.white is None or game.black is None:
+            return None
+        colour = side.capitalize()
+        text = f"{colour}'s flag fell"
+        detail = ""
+        if game.result is not None:
+            text += f": {_RESULT_TEXT[game.result]}"
+            white, black = self.short(game.white), self.short(game.black)
+            points = (game.result.white_points, game.result.black_points)
+            flagged_lost = points[0] < points[1] if side == "white" else points[1] < points[0]
+            on_time = " on time" if flagged_lost else ""
+            if points[0] > points[1]:
+                detail = f"{white} beat {black}{on_time}"
+            elif points[1] > points[0]:
+                detail = f"{black} beat {white}{on_time}"
+            else:
+                detail = f"{white} and {black} drew"
+        return FlagNotice(
+            match=key[0], game=key[1], side="white" if side == "white" else "black",
+            title=self.game_title(*key), text=text, detail=detail,
+        )
 
     def armageddon(self, playoff: Playoff) -> ArmageddonBanner | None:
         """The decider being played, else the first still to be played."""
@@ -500,12 +695,12 @@ class _Hall:
                 if game.kind is not GameKind.ARMAGEDDON or game.result is not None:
                     continue
                 if (match.id, game.number) in self.state.started_at:
-                    return self.banner(playoff, match, game, on=True)
+                    return self.banner(match, game, on=True)
                 if waiting is None:
                     waiting = (match, game)
-        return self.banner(playoff, *waiting, on=False) if waiting is not None else None
+        return self.banner(*waiting, on=False) if waiting is not None else None
 
-    def banner(self, playoff: Playoff, match: Match, game: Game, *, on: bool) -> ArmageddonBanner:
+    def banner(self, match: Match, game: Game, *, on: bool) -> ArmageddonBanner:
         terms = armageddon_view(self.state, match.id)
         assert terms is not None  # the game exists and the match has a decider
         white_time, black_time = _minutes(terms["white_ms"]), _minutes(terms["black_ms"])
@@ -515,7 +710,7 @@ class _Hall:
             tosses = self.state.draws_of("coin-toss", match.id)
             won_by = tosses[-1].winner if tosses else None
             colours = (
-                f"Coin toss won by {self.name(won_by)}: chooses the colours"
+                f"Coin toss won by {self.short(won_by)}: chooses the colours"
                 if won_by is not None
                 else "Colours by coin toss; the winner chooses"
             )
@@ -524,7 +719,7 @@ class _Hall:
             state="on" if on else "next",
             match=match.id,
             game=game.number,
-            when=f"{when} · {self.round_name(playoff, match)} · game {game.number}",
+            when=f"{when} · {self.match_names[match.id]} · game {game.number}",
             white=self.player(game.white) if known else None,
             black=self.player(game.black) if known else None,
             white_time=white_time,
@@ -540,6 +735,23 @@ class _Hall:
     def planned(self) -> Sequence[PlannedGame]:
         return self.plan.games if self.plan is not None else ()
 
+    def estimated(self, planned: PlannedGame) -> bool:
+        """The planned start waits on a game in play (see the rules)."""
+        busy_players: set[str] = set()
+        busy_matches: set[int] = set()
+        for g in self.planned():
+            if g.status is UnitStatus.RUNNING:
+                busy_players.update(g.players)
+                busy_matches.add(g.match)
+        if not busy_matches:
+            return False
+        waits_for = {Entrant(winner_of=m).label for m in busy_matches}
+        return (
+            planned.match in busy_matches
+            or bool(busy_players & set(planned.players))
+            or bool(waits_for & set(planned.players))
+        )
+
     def next_game(self) -> NextGame | None:
         """The earliest game of the schedule not started yet (schedule order on a tie)."""
         waiting = [
@@ -548,17 +760,20 @@ class _Hall:
         if not waiting:
             return None
         planned = min(waiting, key=lambda item: (item[0], item[1]))[2]
-        due = planned.start <= self.ctx.now
+        due = planned.start - self.ctx.now < DUE_WITHIN
+        colours: str | None = None
         if planned.kind is UnitKind.STANZA:
             label = f"Stanza {planned.game}"
             if planned.boards:
                 label += f" · {planned.boards} boards"
             players = [self.player(p) for p in planned.players]
             colours_known = False
+            vs = " v ".join(p.name for p in players)
         else:
             playoff = self.state.chess
-            label = self.game_title(playoff, planned.match, planned.game)
-            if planned.kind is UnitKind.ARMAGEDDON:
+            label = self.game_title(planned.match, planned.game)
+            armageddon = planned.kind is UnitKind.ARMAGEDDON
+            if armageddon:
                 label += " · Armageddon"
             if planned.tentative:
                 label += " (if needed)"
@@ -566,8 +781,13 @@ class _Hall:
             colours_known = game is not None and game.white is not None and game.black is not None
             if game is not None and colours_known:
                 players = [self.player(game.white), self.player(game.black)]
+                vs = " v ".join(p.short for p in players)
             else:
                 players = [self.player(p) for p in planned.players]
+                colours = "colours by coin toss" if armageddon else "colours by lot"
+                vs = f"{' – '.join(p.short for p in players)} ({colours})"
+        estimate = not due and self.estimated(planned)
+        at = self.at(planned.start)
         return NextGame(
             match=planned.match,
             game=planned.game,
@@ -575,15 +795,19 @@ class _Hall:
             label=label,
             players=players,
             colours_known=colours_known,
-            vs=" v ".join(p.name for p in players),
+            colours=colours,
+            vs=vs,
             tentative=planned.tentative,
             due_ms=self.ms(planned.start),
+            at=at,
+            estimate=estimate,
+            when="starting now" if due else f"about {at}" if estimate else at,
             due=due,
             due_text="starting now" if due else None,
         )
 
     def break_in_force(self, next_game: NextGame | None) -> BreakInForce | None:
-        if self.plan is None:
+        if self.plan is None or self.in_play:
             return None
         now = self.ctx.now
         under_way = [
@@ -603,10 +827,10 @@ class _Hall:
         chosen = min(under_way, key=precedence)
         main = chosen.kind is BreakKind.MAIN_EVENT
         return BreakInForce(
-            kind=chosen.kind.value,
+            kind="main-event" if main else "interval",
             label="Break after the main event" if main else "Interval",
-            reason=_hall_reason(chosen.reason),
-            who=_and(self.name(w) for w in chosen.who),
+            reason=self.people(_hall_reason(chosen.reason)),
+            who=_and(self.short(w) for w in chosen.who),
             start_ms=self.ms(chosen.start),
             end_ms=self.ms(chosen.end),
         )
@@ -625,14 +849,36 @@ class _Hall:
             for g in self.planned()
         )
 
-    def idle(self, next_game: NextGame | None, in_force: BreakInForce | None) -> IdleHeadline:
-        label = in_force.label if in_force is not None else "Next game"
-        what, until, due_text = "", in_force.end_ms if in_force is not None else None, None
-        if next_game is not None:
-            what = f"{next_game.label}\n{next_game.vs}"
-            until, due_text = next_game.due_ms, next_game.due_text
+    def stanza_change(self, extra: ExtraBoards) -> BreakInForce | None:
+        """From a complete stanza's end to the next stanza's first score."""
+        current = extra.current
+        if current == 1 or (1, current) in self.state.started_at:
+            return None
+        ended = self.state.ended_at.get((1, current - 1))
+        if ended is None:
+            return None
+        per_set = len(extra.plan.stanzas)
+        boards = extra.stanzas[current - 1]
+        changes = extra.plan.partner_changes[(current - 2) % per_set]
+        if (current - 1) % per_set == 0:
+            head = f"Still tied after stanza {current - 1}: the extra boards are played again"
+        else:
+            head = f"Stanza {current - 1} complete"
+        reason = f"{head}; stanza {current} next, {boards} boards"
+        if changes:
+            reason += "; partners change"
+        return BreakInForce(
+            kind="stanza-change",
+            label="Stanza change",
+            reason=reason,
+            who=_and(self.name(t) for t in (extra.home, extra.away)),
+            start_ms=self.ms(ended),
+            end_ms=None,
+        )
+
+    def idle(self, in_force: BreakInForce | None) -> IdleHeadline:
         return IdleHeadline(
-            label=label, what=what, until_ms=until, due_text=due_text,
+            label=in_force.label if in_force is not None else "Next game",
             note=in_force.reason if in_force is not None else "",
         )
 
@@ -642,7 +888,14 @@ class _Hall:
         if next_game is not None:
             return None
         if self.plan is None:
-            return f"No schedule: {self.ctx.plan_error or 'it cannot be planned'}."
+            reason = self.people(self.ctx.plan_error or "it cannot be planned")
+            return f"No schedule: {reason}."
+        if self.state.extra is not None:
+            # The schedule holds the set in play; a tie after it repeats the set.
+            return (
+                f"If still tied after stanza {self.state.extra.current}, "
+                "the extra boards are played again."
+            )
         return "No game planned."
 
     def next_change_ms(self) -> int | None:
@@ -661,46 +914,58 @@ class _Hall:
     def bracket(self, playoff: Playoff) -> list[BracketRound]:
         stage_order = {s.id: n for n, s in enumerate(sorted(playoff.stages, key=lambda s: s.id))}
         rounds = sorted(playoff.rounds, key=lambda r: (stage_order[r.stage], r.number))
+        final = final_match(playoff).id
         shown = []
         for r in rounds:
             matches = sorted(
                 (m for m in playoff.matches if (m.stage, m.round) == (r.stage, r.number)),
                 key=lambda m: (m.number, m.id),
             )
-            if matches:
-                shown.append(BracketRound(
-                    stage=r.stage, number=r.number, name=_CITATION.sub("", r.name),
-                    matches=[self.bracket_match(playoff, m) for m in matches],
-                ))
+            if not matches:
+                continue
+            status: Literal["to play", "playing", "played"] = "to play"
+            if all(m.decision is not None for m in matches):
+                status = "played"
+            elif any(m.started or (m.decision is not None and not m.bye) for m in matches):
+                status = "playing"
+            shown.append(BracketRound(
+                stage=r.stage, number=r.number, name=_CITATION.sub("", r.name), status=status,
+                matches=[self.bracket_match(playoff, m, final=m.id == final) for m in matches],
+            ))
         return shown
 
-    def bracket_match(self, playoff: Playoff, match: Match) -> BracketMatch:
+    def bracket_match(self, playoff: Playoff, match: Match, *, final: bool) -> BracketMatch:
         games = playoff.games_of(match.id)
         rows = []
         for slot in match.slots:
             if slot is None:
                 rows.append(BracketPlayer(
-                    player=PlayerLabel(id=None, name="bye"), known=False, bye=True,
+                    player=PlayerLabel(id=None, name="bye", short="bye"), known=False, bye=True,
                     marks=[], total="", outcome=None,
                 ))
                 continue
             who = slot.player
             if who is None:
-                label = PlayerLabel(id=None, name=f"Winner of match {slot.winner_of}")
+                place = f"Winner of {self.match_names.get(slot.winner_of or 0, 'a match')}"
                 rows.append(BracketPlayer(
-                    player=label, known=False, bye=False, marks=[], total="", outcome=None
+                    player=PlayerLabel(id=None, name=place, short=place), known=False, bye=False,
+                    marks=[], total="", outcome=None,
                 ))
                 continue
-            rows.append(self.bracket_player(match, games, who))
+            rows.append(self.bracket_player(match, games, who, final=final))
         return BracketMatch(
             id=match.id,
+            name=self.match_names[match.id],
             status=match.status.value,
             bye=match.bye,
+            final=final,
             players=rows,
             decision=self.decision_text(match.decision) if match.decision is not None else None,
         )
 
-    def bracket_player(self, match: Match, games: Sequence[Game], who: str) -> BracketPlayer:
+    def bracket_player(
+        self, match: Match, games: Sequence[Game], who: str, *, final: bool
+    ) -> BracketPlayer:
         marks = []
         total = 0.0
         counted = False
@@ -721,25 +986,28 @@ class _Hall:
             marks.append(BracketMark(
                 game=game.number, text=_points(points), armageddon=armageddon, played=True
             ))
-        outcome: Literal["advances", "out"] | None = None
+        outcome: Literal["advances", "out", "champion"] | None = None
         if match.decision is not None:
-            outcome = "advances" if match.decision.winner == who else "out"
+            won = match.decision.winner == who
+            outcome = ("champion" if final else "advances") if won else "out"
         return BracketPlayer(
             player=self.player(who), known=True, bye=False, marks=marks,
             total=_points(total) if counted else "", outcome=outcome,
         )
 
     def decision_text(self, decision: MatchDecision) -> str:
-        who = self.name(decision.winner)
-        if decision.method is DecisionMethod.BYE:
-            return f"{who}: bye"
+        """ "Sindarov beat Abdusattorov 1½–½": who won, whom, and how."""
+        won = self.short(decision.winner)
+        lost = self.short(decision.loser) if decision.loser is not None else ""
+        if decision.method is DecisionMethod.BYE or not lost:
+            return f"{won}: bye"
         if decision.method is DecisionMethod.ARMAGEDDON_WIN:
-            return f"{who} advances: won the Armageddon"
+            return f"{won} beat {lost} in the Armageddon"
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
-            return f"{who} advances: Armageddon drawn, Black wins"
+            return f"Armageddon drawn: {won}, with Black, beat {lost}"
         if decision.score is not None:
-            return f"{who} advances {_points(decision.score[0])}–{_points(decision.score[1])}"
-        return f"{who} advances"
+            return f"{won} beat {lost} {_points(decision.score[0])}–{_points(decision.score[1])}"
+        return f"{won} beat {lost}"
 
     # ------------------------------------------------------------------ bridge
 
@@ -748,32 +1016,29 @@ class _Hall:
         current = extra.current
         current_set = (current - 1) // per_set + 1
         decided = extra.winner is not None
+        home, away = self.name(extra.home), self.name(extra.away)
         home_imps, away_imps = extra.set_imps(current)
         of_set = f", set {current_set}" if current_set > 1 else ""
-        stanzas = []
-        for number, size in enumerate(extra.stanzas, start=1):
-            stanza_set = (number - 1) // per_set + 1
-            if stanza_set != current_set:
-                continue
-            boards = []
-            for board in range(1, size + 1):
-                imps = extra.board_imps(number, board)
-                boards.append(ScoreboardBoard(
-                    stanza=number,
-                    board=board,
-                    first_of_stanza=board == 1,
-                    table_1=_score(extra.score_of(number, board, 1)),
-                    table_2=_score(extra.score_of(number, board, 2)),
-                    home_imps=str(imps) if imps is not None and imps > 0 else "",
-                    away_imps=str(-imps) if imps is not None and imps < 0 else "",
-                ))
-            changed = number < current and extra.plan.partner_changes[(number - 1) % per_set]
-            stanzas.append(ScoreboardStanza(
-                stanza=number,
-                set=stanza_set,
-                current=number == current and not decided,
-                boards=boards,
-                partners_note=f"partners changed after stanza {number}" if changed else None,
+        sets = []
+        for set_number in range(1, current_set + 1):
+            first = (set_number - 1) * per_set + 1
+            last = min(set_number * per_set, current)
+            stanzas = [
+                self.scored_stanza(
+                    extra, number, set_number, current=number == current and not decided
+                )
+                for number in range(first, last + 1)
+            ]
+            h, a = extra.set_imps(last)
+            if set_number < current_set:
+                text = f"Set {set_number}: {h}–{a}, still tied: played again"
+            elif decided:
+                text = f"Set {set_number}: {h}–{a}"
+            else:
+                text = f"Set {set_number}: {h}–{a} so far"
+            sets.append(ScoreboardSet(
+                set=set_number, current=set_number == current_set, total=(str(h), str(a)),
+                text=text, stanzas=stanzas,
             ))
         in_set = (current - 1) % per_set + 1
         stanza_text = partner_change = winner = None
@@ -789,36 +1054,78 @@ class _Hall:
                 if in_set == per_set:  # the set's last: only if it has to be played again
                     partner_change += " if still tied"
         return Scoreboard(
-            home=ScoreboardTeam(
-                id=extra.home, name=self.name(extra.home), won=extra.winner == extra.home
-            ),
-            away=ScoreboardTeam(
-                id=extra.away, name=self.name(extra.away), won=extra.winner == extra.away
-            ),
+            home=ScoreboardTeam(id=extra.home, name=home, won=extra.winner == extra.home),
+            away=ScoreboardTeam(id=extra.away, name=away, won=extra.winner == extra.away),
             total=(str(home_imps), str(away_imps)),
             caption=f"IMPs{of_set}, running total",
             current_stanza=current,
+            current_set=current_set,
             stanza_text=stanza_text,
             partner_change=partner_change,
             winner=winner,
-            stanzas=stanzas,
+            sets=sets,
             note=extra.plan.note,
         )
 
+    def scored_stanza(
+        self, extra: ExtraBoards, number: int, set_number: int, *, current: bool
+    ) -> ScoreboardStanza:
+        per_set = len(extra.plan.stanzas)
+        boards = []
+        for board in range(1, extra.stanzas[number - 1] + 1):
+            scores = [extra.score_of(number, board, table) for table in (1, 2)]
+            imps = extra.board_imps(number, board)
+            state: Literal["to play", "playing", "scored"] = (
+                "scored" if imps is not None
+                else "playing" if any(s is not None for s in scores)
+                else "to play"
+            )
+            shown = imps is not None
+            boards.append(ScoreboardBoard(
+                stanza=number,
+                board=board,
+                first_of_stanza=board == 1,
+                state=state,
+                table_1=_score(scores[0]) if shown else None,
+                table_2=_score(scores[1]) if shown else None,
+                home_imps=None if imps is None else str(imps) if imps >= 0 else "",
+                away_imps=None if imps is None else str(-imps) if imps <= 0 else "",
+            ))
+        changed = number < extra.current and extra.plan.partner_changes[(number - 1) % per_set]
+        return ScoreboardStanza(
+            stanza=number,
+            set=set_number,
+            current=current,
+            boards=boards,
+            partners_note=f"partners changed after stanza {number}" if changed else None,
+        )
+
     def stanzas(self, extra: ExtraBoards) -> list[StanzaScheduled]:
-        """Every stanza the schedule holds, with when it is played."""
+        """The stanzas of the set in play (the earlier sets are on the scoreboard), with
+        when each is played."""
         per_set = len(extra.plan.stanzas)
         planned = [g for g in self.planned() if g.kind is UnitKind.STANZA]
         last = max((g.game for g in planned), default=0)
+        first_of_set = (extra.current - 1) // per_set * per_set + 1
         listed = []
         for g in planned:
+            if g.game < first_of_set:
+                continue
             label = f"Stanza {g.game}" + (f" · {g.boards} boards" if g.boards else "")
             changes = extra.plan.partner_changes[(g.game - 1) % per_set] and g.game < last
+            if g.status is UnitStatus.PLAYED:
+                when = "played"
+            elif g.status is UnitStatus.RUNNING:
+                when = "playing"
+            elif g.start - self.ctx.now < DUE_WITHIN:
+                when = "starting now"
+            else:
+                when = f"about {self.at(g.start)}" if self.estimated(g) else self.at(g.start)
             listed.append(StanzaScheduled(
                 stanza=g.game,
                 label=label,
                 status=g.status.value,
-                when={UnitStatus.PLAYED: "played", UnitStatus.RUNNING: "playing"}.get(g.status),
+                when=when,
                 start_ms=self.ms(g.start),
                 partners_note="then partners change" if changes else None,
             ))
@@ -831,6 +1138,7 @@ class _Hall:
         data = self.ctx.placings or {}
         players = data.get("players") or []
         in_playoff = set(self.state.names)
+        currency = str(getattr(self.state, "currency", None) or data.get("currency") or "")
         rows = []
         for p in players:
             place = p.get("place")
@@ -839,11 +1147,14 @@ class _Hall:
             money, points = p.get("money"), p.get("points")
             if not (money or points or p.get("id") in in_playoff):
                 continue
+            who = str(p["id"])
+            name = str(p.get("name") or self.name(who))
             rows.append(PlacingRow(
                 place=int(place),
-                id=str(p["id"]),
-                name=str(p.get("name") or self.name(str(p["id"]))),
-                prize=_money(money),
+                id=who,
+                name=name,
+                short=self.shorts.get(who) or _family(name),
+                prize=_money(money, currency),
                 points=_points(float(points)) if points is not None else "",
                 champion=p.get("id") == winner,
             ))
@@ -851,6 +1162,28 @@ class _Hall:
 
 
 # --------------------------------------------------------------------------- words
+
+
+def _short_names(names: dict[str, str]) -> dict[str, str]:
+    """Each player's short name (see the rules); the full name where two would share one."""
+    shorts = {who: _family(name) for who, name in names.items()}
+    taken: dict[str, int] = {}
+    for short in shorts.values():
+        taken[short] = taken.get(short, 0) + 1
+    return {
+        who: short if taken[short] == 1 else names[who] for who, short in shorts.items()
+    }
+
+
+def _family(name: str) -> str:
+    """ "Abdusattorov, Nodirbek" → "Abdusattorov"; "Praggnanandhaa R" → "Praggnanandhaa"."""
+    if "," in name:
+        family = name.split(",", 1)[0].strip()
+        return family or name
+    words = name.split()
+    while len(words) > 1 and _INITIAL.match(words[-1]):
+        words.pop()
+    return " ".join(words) or name
 
 
 def _points(value: float) -> str:
@@ -864,12 +1197,16 @@ def _points(value: float) -> str:
     return f"{value:.2f}".rstrip("0")
 
 
-def _money(value: object) -> str:
-    """100,000 or 33,333.33; nothing when not known."""
+def _money(value: object, currency: str = "") -> str:
+    """100,000 or 33,333.33, after the currency when there is one ("USD 100,000",
+    "$100,000"); nothing when not known."""
     if value is None or value == "":
         return ""
     amount = float(str(value))
-    return f"{amount:,.0f}" if amount.is_integer() else f"{amount:,.2f}"
+    figure = f"{amount:,.0f}" if amount.is_integer() else f"{amount:,.2f}"
+    if not currency:
+        return figure
+    return f"{currency} {figure}" if currency.isalpha() else f"{currency}{figure}"
 
 
 def _minutes(ms: int) -> str:
@@ -899,5 +1236,3 @@ def _hall_reason(reason: str) -> str:
     for the arbiters; the hall's countdown already says when play resumes."""
     first = reason.split("; ", 1)[0]
     return first[:1].upper() + first[1:]
-
-

@@ -40,7 +40,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
             "names": state.names,
             "extra_boards": state.extra.scoreboard(),
             "schedule": schedule,
-            "changes": [change_view(c) for c in state.changes],
+            "changes": [change_view(c, state) for c in state.changes],
             "updated_at": _iso(state.updated_at),
         }
     playoff = state.chess
@@ -86,7 +86,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
         "deadline": _iso(state.deadline),
         "schedule": schedule,
         "draws": [draw_view(d) for d in state.draws],
-        "changes": [change_view(c) for c in state.changes],
+        "changes": [change_view(c, state) for c in state.changes],
         "updated_at": _iso(state.updated_at),
     }
 
@@ -102,7 +102,7 @@ def draw_view(draw: Draw) -> dict[str, Any]:
     return view
 
 
-def change_view(change: ArbiterChange) -> dict[str, Any]:
+def change_view(change: ArbiterChange, state: PlayoffState) -> dict[str, Any]:
     """An arbiter's change as listed: what it was (in words), by whom, and why."""
     event = change.event
     return {
@@ -110,7 +110,7 @@ def change_view(change: ArbiterChange) -> dict[str, Any]:
         "type": event.type,
         "at": change.recorded_at.isoformat(),
         "actor": change.actor,
-        "text": event.describe({}),
+        "text": event.describe(state.names, state.utc_offset),
         **event.log_data(),
     }
 

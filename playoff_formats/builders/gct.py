@@ -46,6 +46,10 @@ __all__ = ["bracket_json", "gct2015_playoff"]
 
 MAX_PLAYERS = 8
 
+REST_RULE = "GCT 2015 reg. 5"
+"""Where the play-off's breaks come from: 30 minutes after the main event, and
+between games not less than 5 minutes and if possible at least 10."""
+
 
 def gct2015_playoff(
     seeds: Sequence[str],

@@ -23,7 +23,7 @@ from pydantic_core import ErrorDetails
 from playoff_formats.errors import InputError
 from playoff_formats.io.team_json import parse_team_event
 from playoff_formats.io.trf import parse_trf
-from playoff_formats.io.validation import find_event_problem
+from playoff_formats.io.validation import check_regulation_kind, find_event_problem
 from playoff_formats.model import (
     Bye,
     ByeKind,
@@ -47,8 +47,9 @@ def parse_json_event(text: str, source: str | None = None) -> IndividualEvent:
 
     Refuses, with a JSON path and a reason: a value of the wrong type or form, a
     duplicate player id, a game or bye naming an unknown player, a player paired
-    with himself or twice in one round, and an ``ended_at`` without a time zone.
-    A team event is refused with a pointer to :func:`parse_event`.
+    with himself or twice in one round, an ``ended_at`` without a time zone, and
+    a ``regulation`` that ranks team events. A team event is refused with a
+    pointer to :func:`parse_event`.
     """
     text = _without_bom(text)
     data = _load_object(text, source)
@@ -63,14 +64,26 @@ def parse_json_event(text: str, source: str | None = None) -> IndividualEvent:
     return _individual_event(text, source)
 
 
-def parse_event(text: str, source: str | None = None) -> Event:
-    """Read an event of any kind from the JSON format, dispatching on ``kind``."""
+def parse_event(
+    text: str, source: str | None = None, *, check_regulation: bool = True
+) -> Event:
+    """Read an event of any kind from the JSON format, dispatching on ``kind``.
+
+    A ``regulation`` that ranks another kind of event (county1980 for an
+    individual event, gct2015 for a team event, a chess regulation for bridge
+    matches) is refused at path ``regulation``. ``check_regulation=False`` skips
+    that check, for re-reading an event already stored: a log written before the
+    check must still load, whatever its events name.
+    """
     text = _without_bom(text)
     data = _load_object(text, source)
     kind = _kind_of(data, source)
     if kind == "team":
-        return parse_team_event(data, text, source)
-    return _individual_event(text, source)
+        event = parse_team_event(data, text, source)
+        if check_regulation:
+            check_regulation_kind(event, source, named="regulation" in data)
+        return event
+    return _individual_event(text, source, check_regulation=check_regulation)
 
 
 def load_event(text: str, filename: str) -> Event:
@@ -158,7 +171,9 @@ def _kind_of(data: dict[str, Any], source: str | None) -> str:
     return str(kind)
 
 
-def _individual_event(text: str, source: str | None) -> IndividualEvent:
+def _individual_event(
+    text: str, source: str | None, *, check_regulation: bool = True
+) -> IndividualEvent:
     # Strict JSON validation: numbers must be numbers and times must be ISO 8601 text.
     try:
         event = IndividualEvent.model_validate_json(text, strict=True)
@@ -167,6 +182,8 @@ def _individual_event(text: str, source: str | None) -> IndividualEvent:
     problem = find_event_problem(event)
     if problem is not None:
         raise InputError(problem.reason, source=source, path=problem.path)
+    if check_regulation:
+        check_regulation_kind(event, source)
     return event
 
 

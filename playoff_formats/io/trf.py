@@ -47,6 +47,7 @@ from typing import NoReturn
 from pydantic import ValidationError
 
 from playoff_formats.errors import InputError
+from playoff_formats.io.validation import check_regulation_kind
 from playoff_formats.model import Bye, ByeKind, Game, IndividualEvent, Player, Result
 
 __all__ = ["TrfDocument", "TrfHeader", "parse_trf", "parse_trf_document"]
@@ -157,7 +158,11 @@ def parse_trf(text: str, source: str | None = None) -> IndividualEvent:
 
 def parse_trf_document(text: str, source: str | None = None) -> TrfDocument:
     """Read a FIDE TRF into its header and its event. See :func:`parse_trf`."""
-    return _Reader(source).read(text)
+    document = _Reader(source).read(text)
+    # A TRF names no regulation, so the event's is the default; the check keeps
+    # every reader refusing the same events if that default ever changes.
+    check_regulation_kind(document.event, source)
+    return document
 
 
 # --------------------------------------------------------------------------- internals

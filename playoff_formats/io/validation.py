@@ -5,15 +5,20 @@ they fit together: ids are unique, games and byes name known players, nobody
 plays himself or appears twice in a round, and end times carry a time zone.
 Each problem comes with a JSON path (``games[7].black``) so that any reader of
 events (JSON files, API requests) can report it the same way.
+
+:func:`check_regulation_kind` holds for events of every kind: the regulation an
+event names must rank events of its kind (individual or team, chess or bridge).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playoff_formats.model import IndividualEvent
+from playoff_formats.errors import InputError
+from playoff_formats.model import Event, IndividualEvent
+from playoff_formats.regulations import kind_refusal, regulation_ranks
 
-__all__ = ["EventProblem", "find_event_problem"]
+__all__ = ["EventProblem", "check_regulation_kind", "find_event_problem"]
 
 TIME_ZONE_EXAMPLE = "2015-12-13T18:40:00Z"
 
@@ -80,3 +85,24 @@ def find_event_problem(event: IndividualEvent) -> EventProblem | None:
             )
         busy[key] = path
     return None
+
+
+def check_regulation_kind(event: Event, source: str | None = None, *, named: bool = True) -> None:
+    """Refuse, at path ``regulation``, an event whose regulation ranks another kind of event.
+
+    ``named``: the document names its regulation; otherwise the model's default
+    for its kind applies (county1980 for team events, chess), and the refusal
+    says so, since a bridge file without one would otherwise blame a regulation
+    it never mentions. A name no regulation has is let through: the arbiter may
+    rank the event under a regulation file of that name (``--regulation FILE``),
+    and the name is refused when it is applied without one.
+    """
+    ranks = regulation_ranks(event.regulation)
+    if ranks is None:
+        return
+    problem = kind_refusal(event.regulation, ranks, event)
+    if problem is None:
+        return
+    if not named:
+        problem = f"no regulation is named and the default, {problem}"
+    raise InputError(problem, source=source, path="regulation")

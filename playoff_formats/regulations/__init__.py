@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from playoff_formats.errors import RegulationError
+from playoff_formats.model import Event
 from playoff_formats.regulations.base import CriteriaRegulation, Regulation
 from playoff_formats.regulations.county1980 import County1980
 from playoff_formats.regulations.ebu_143_2 import ebu_143_2_triangle
@@ -14,6 +15,7 @@ from playoff_formats.regulations.ebu_143_7 import (
     ebu_143_7_swiss,
 )
 from playoff_formats.regulations.gct2015 import gct2015
+from playoff_formats.regulations.kinds import EventKind, kind_mismatch
 
 _NAMED: dict[str, Callable[[], Regulation]] = {
     "gct2015": gct2015,
@@ -39,4 +41,34 @@ def get_regulation(name: str) -> Regulation:
     return factory()
 
 
-__all__ = ["CriteriaRegulation", "Regulation", "get_regulation", "regulation_names"]
+def regulation_ranks(name: str) -> EventKind | None:
+    """The kind of event the regulation called ``name`` ranks; ``None`` for an unknown name."""
+    factory = _NAMED.get(name)
+    return None if factory is None else factory().ranks
+
+
+def regulations_for(event: Event) -> list[str]:
+    """The named regulations that rank events of ``event``'s kind."""
+    return [n for n in regulation_names() if kind_mismatch(n, _NAMED[n]().ranks, event) is None]
+
+
+def kind_refusal(name: str, ranks: EventKind, event: Event) -> str | None:
+    """Why regulation ``name`` cannot rank ``event``, and which ones can; else None."""
+    problem = kind_mismatch(name, ranks, event)
+    if problem is None:
+        return None
+    fitting = regulations_for(event)
+    return f"{problem} (regulations for it: {', '.join(fitting)})" if fitting else problem
+
+
+__all__ = [
+    "CriteriaRegulation",
+    "EventKind",
+    "Regulation",
+    "get_regulation",
+    "kind_mismatch",
+    "kind_refusal",
+    "regulation_names",
+    "regulation_ranks",
+    "regulations_for",
+]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from playoff_formats.model import IndividualEvent
+from playoff_formats.regulations.kinds import INDIVIDUAL_CHESS, EventKind
 from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import LabelledCriterion, Step, resolve_tie
 from playoff_formats.tiebreaks.index import EventIndex
@@ -18,6 +19,11 @@ class Regulation(Protocol):
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def ranks(self) -> EventKind:
+        """The kind of event it ranks: an event of another kind is refused before it."""
+        ...
 
     def standings(self, event: Any) -> Standings: ...
 
@@ -37,6 +43,7 @@ class CriteriaRegulation:
     playoff_for_first: bool = False
     playoff_rule: str = "a play-off"
     unresolved: str = "they stay tied and share the place"
+    ranks: ClassVar[EventKind] = INDIVIDUAL_CHESS
 
     def standings(self, event: IndividualEvent) -> Standings:
         index = EventIndex.of(event)

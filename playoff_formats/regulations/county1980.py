@@ -35,9 +35,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import TeamEvent, Venue
+from playoff_formats.regulations.kinds import TEAM_CHESS, EventKind
 from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.team_chess import ChessMatchFacts
 from playoff_formats.tiebreaks.core import Step
@@ -299,6 +301,7 @@ class County1980:
 
     name: str = "county1980"
     title: str = "County team ties (1980), rules 1-7"
+    ranks: ClassVar[EventKind] = TEAM_CHESS
 
     def standings(self, event: TeamEvent) -> Standings:
         if event.is_bridge:

@@ -60,10 +60,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations, groupby
+from typing import ClassVar
 
 from playoff_formats.builders.stanzas import triangle_extra_boards
 from playoff_formats.errors import PlayoffError, RegulationError
 from playoff_formats.model import TeamEvent, TeamMatch
+from playoff_formats.regulations.kinds import TEAM_BRIDGE, EventKind
 from playoff_formats.scoring import imps as imps_of_board
 from playoff_formats.standings import StandingRow, Standings
 from playoff_formats.tiebreaks.core import Step, Value
@@ -360,6 +362,7 @@ class Ebu1432Triangle:
     next_round_depends_on_order: bool = False
     name: str = "ebu-143.2-triangle"
     title: str = "EBU White Book 143.2.2: knock-out triangle of three teams"
+    ranks: ClassVar[EventKind] = TEAM_BRIDGE
 
     def __post_init__(self) -> None:
         if self.qualifiers not in (1, 2):

@@ -101,9 +101,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from typing import ClassVar
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import TeamEvent, TeamMatch
+from playoff_formats.regulations.kinds import TEAM_BRIDGE, EventKind
 from playoff_formats.scoring import board_a_match, board_result_by_imps, imps, victory_points
 from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import Step, Value
@@ -890,6 +892,7 @@ class Ebu1437:
 
     name: str = "ebu-143.7"
     title: str = "EBU White Book 143.7: how to split a tie (teams scored by VPs)"
+    ranks: ClassVar[EventKind] = TEAM_BRIDGE
     pachabo: bool = False
     duplicated_boards: bool = True
     wins_and_draws: bool = False

@@ -87,6 +87,7 @@ Modules
 - :mod:`~playoff_formats.schedule.overrides`: the arbiter's decisions.
 - :mod:`~playoff_formats.schedule.units`: games and stanzas as units of play.
 - :mod:`~playoff_formats.schedule.placement`: the engine and the proposal.
+- :mod:`~playoff_formats.schedule.rest`: whether a start now keeps the rests owed.
 - :mod:`~playoff_formats.schedule.words`: how reasons word instants and spans.
 """
 
@@ -119,6 +120,7 @@ from playoff_formats.schedule.placement import (
     plan_stanzas,
     plan_units,
 )
+from playoff_formats.schedule.rest import RestBreach, RestKind, rest_breaches
 from playoff_formats.schedule.units import (
     Entrant,
     Unit,
@@ -142,6 +144,8 @@ __all__ = [
     "PlannedGame",
     "Postponement",
     "Proposal",
+    "RestBreach",
+    "RestKind",
     "StanzaToPlace",
     "TimeControlChange",
     "Unit",
@@ -152,6 +156,7 @@ __all__ = [
     "plan_stanzas",
     "plan_units",
     "playoff_units",
+    "rest_breaches",
     "stanza_units",
     "stanzas_from_plan",
 ]

@@ -61,6 +61,13 @@ class Constraints(Frozen):
         description="A running game past its estimate is expected this long after now",
     )
     rule: str = Field(default="reg. 5", description="Cited for the break and the intervals")
+    utc_offset: timedelta = Field(
+        default=timedelta(0),
+        description="The hall's offset from UTC: times of day in words are the hall's",
+    )
+    names: dict[str, str] = Field(
+        default_factory=dict, description="Player (or team) names by id, for the words"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

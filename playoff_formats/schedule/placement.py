@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from playoff_formats.playoff import Playoff
 from playoff_formats.schedule.model import (
@@ -161,6 +162,7 @@ def _context(
     actuals: Actuals,
     now: datetime | None,
 ) -> _Context:
+    when = partial(instant, utc_offset=constraints.utc_offset)
     if not units:
         raise PlanError("there is nothing to place")
     if now is not None and now.utcoffset() is None:
@@ -207,7 +209,7 @@ def _context(
         warnings.append(
             f"the end of the last main-event game of {', '.join(unknown)} is unknown: the "
             f"play-off starts no earlier than the organiser's earliest start, "
-            f"{instant(constraints.not_before)}"
+            f"{when(constraints.not_before)}"
         )
     bounds: list[tuple[datetime, str]] = []
     main_break: Break | None = None
@@ -217,7 +219,8 @@ def _context(
         last = [p for p in participants if known.get(p) == latest]
         text = (
             f"the {adjective(brk)} break after the main event{cite(rule)}: the last "
-            f"main-event game of a play-off player ({', '.join(last)}) ended at {instant(latest)}"
+            f"main-event game of a play-off player "
+            f"({', '.join(constraints.names.get(p, p) for p in last)}) ended at {when(latest)}"
         )
         bounds.append((latest + brk, text))
         main_break = Break(
@@ -319,6 +322,7 @@ def _run(
     intervals: Mapping[UnitId, timedelta],
     notes: Mapping[UnitId, str],
 ) -> _Pass:
+    when = partial(instant, utc_offset=ctx.constraints.utc_offset)
     c = ctx.constraints
     free: dict[str, tuple[datetime, str]] = {}
     ends: dict[UnitId, datetime] = {}
@@ -335,21 +339,21 @@ def _run(
             fixed = True
             if actual.ended_at is not None:
                 end, status = actual.ended_at, UnitStatus.PLAYED
-                reason = f"played from {instant(start)} to {instant(end)}"
+                reason = f"played from {when(start)} to {when(end)}"
             else:
                 status = UnitStatus.RUNNING
                 expected = start + u.duration
                 if ctx.now is not None and expected < ctx.now:
                     end = ctx.now + c.running_late_margin
                     reason = (
-                        f"running since {instant(start)}, past its estimated end "
-                        f"{instant(expected)} ({u.duration_note}): expected "
+                        f"running since {when(start)}, past its estimated end "
+                        f"{when(expected)} ({u.duration_note}): expected "
                         f"{span(c.running_late_margin)} after now"
                     )
                 else:
                     end = expected
                     reason = (
-                        f"running since {instant(start)}: expected to end with {u.duration_note}"
+                        f"running since {when(start)}: expected to end with {u.duration_note}"
                     )
             for e, (prev_end, _) in prevs:
                 gaps.append(
@@ -372,7 +376,7 @@ def _run(
                     hard.append(
                         (
                             pp.not_before,
-                            f"the arbiter's postponement to {instant(pp.not_before)}"
+                            f"the arbiter's postponement to {when(pp.not_before)}"
                             + (f" ({pp.reason})" if pp.reason else ""),
                         )
                     )
@@ -389,12 +393,12 @@ def _run(
                 else:
                     start = legal
                     reason = (
-                        f"pinned by the arbiter at {instant(pin.start)}{why}, moved to the "
+                        f"pinned by the arbiter at {when(pin.start)}{why}, moved to the "
                         f"earliest legal time: {legal_text}"
                     )
                     warnings.append(
-                        f"the arbiter's start {instant(pin.start)} for {u.describe} is earlier "
-                        f"than allowed by {legal_text}; it is planned at {instant(legal)}, the "
+                        f"the arbiter's start {when(pin.start)} for {u.describe} is earlier "
+                        f"than allowed by {legal_text}; it is planned at {when(legal)}, the "
                         "earliest legal time"
                     )
                 for e, (prev_end, _) in prevs:
@@ -474,9 +478,11 @@ def _assemble(best: _Pass, ctx: _Context, proposal: Proposal | None) -> Plan:
         who = grouped.setdefault((gap.start, gap.end, gap.required, gap.reason), [])
         if gap.who not in who:
             who.append(gap.who)
+    # A unit that follows another at once (bridge stanzas) has no interval to show.
     breaks = [
         Break(who=tuple(who), start=s, end=e, kind=BreakKind.INTERVAL, required=r, reason=text)
         for (s, e, r, text), who in grouped.items()
+        if e > s
     ]
     if ctx.main_break is not None:
         breaks.insert(0, ctx.main_break)
@@ -512,6 +518,7 @@ def _propose(
     units: Sequence[Unit],
     candidates: Sequence[TimeControl],
 ) -> Proposal:
+    when = partial(instant, utc_offset=constraints.utc_offset)
     moves = constraints.moves_estimate
     timed = {(a.match, a.game) for a in actuals.games}
     begun_rounds = {
@@ -565,7 +572,7 @@ def _propose(
                     text=(
                         f"shorten the time control to {tc} in {where} (matches "
                         f"{', '.join(str(m) for m in matches)}): the play-off would end at "
-                        f"{instant(best.finish)}, {span(ctx.deadline - best.finish)} before the "
+                        f"{when(best.finish)}, {span(ctx.deadline - best.finish)} before the "
                         f"deadline ({constraints.rule} lets the chief arbiter and the organiser "
                         "shorten the time limits)"
                     ),
@@ -585,7 +592,7 @@ def _propose(
         finish=finish,
         text=(
             f"no shortened time control meets the deadline: even {tc} in {where} ends at "
-            f"{instant(finish)}, {span(finish - deadline)} after the deadline"
+            f"{when(finish)}, {span(finish - deadline)} after the deadline"
         ),
     )
 

@@ -6,9 +6,9 @@ precision it has and a span is said the way a hall announcement says it.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
-__all__ = ["adjective", "cite", "instant", "plain_number", "span"]
+__all__ = ["adjective", "cite", "instant", "local", "plain_number", "span"]
 
 
 def cite(rule: str) -> str:
@@ -16,16 +16,18 @@ def cite(rule: str) -> str:
     return f" ({rule})" if rule else ""
 
 
-def instant(moment: datetime | None) -> str:
-    """ISO 8601 to the minute, or to the second or millisecond when it has them;
-    ``unknown`` for ``None``."""
+def instant(moment: datetime | None, utc_offset: timedelta = timedelta(0)) -> str:
+    """The time of day as the hall reads it: ``13:29`` at the hall's offset from UTC
+    (``utc_offset``); ``unknown`` for ``None``. A play-off is played in one day, so
+    the time of day says which instant it is."""
     if moment is None:
         return "unknown"
-    if moment.microsecond:
-        return moment.isoformat(timespec="milliseconds")
-    if moment.second:
-        return moment.isoformat(timespec="seconds")
-    return moment.isoformat(timespec="minutes")
+    return f"{local(moment, utc_offset):%H:%M}"
+
+
+def local(moment: datetime, utc_offset: timedelta) -> datetime:
+    """``moment`` at the hall's offset from UTC."""
+    return moment.astimezone(timezone(utc_offset))
 
 
 def span(delta: timedelta) -> str:
