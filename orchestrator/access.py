@@ -1,34 +1,89 @@
-"""Who may read or write which event: token lookup over the events' logged tokens."""
+"""Who may read or write which event: tokens looked up by their hash.
+
+Every refusal of a token says the same, whether the token is unknown or valid for
+another event, and a missing or wrong token is refused before anything is looked
+up: nothing tells whether an id exists to someone without a token of its event.
+Failed attempts are counted per address; past a limit they are refused outright
+for a while (429), so that tokens cannot be guessed at speed.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from orchestrator.auth import Role, TokenRecord, find_token
-from orchestrator.errors import Forbidden, NotFound, Unauthorized
-from orchestrator.state import EventState
+from orchestrator.auth import Role, TokenRecord, digest
+from orchestrator.errors import Forbidden, TooManyRequests, Unauthorized
 
-__all__ = ["authorize", "require_chief"]
+__all__ = ["NOT_VALID", "FailedAttempts", "TokenIndex", "require_chief"]
+
+NOT_VALID = "this token is not valid"
+NO_TOKEN = "this needs a token: send 'Authorization: Bearer <token>'"
 
 
-def authorize(
-    events: Mapping[str, EventState], event_id: str, token: str | None, *, write: bool
-) -> TokenRecord:
-    """The token's record; 401 if unknown, 403 if for another event or read-only."""
-    if not token:
-        raise Unauthorized("this needs a token: send 'Authorization: Bearer <token>'")
-    state = events.get(event_id)
-    if state is None:
-        raise NotFound(f"no event {event_id!r}")
-    record = find_token(list(state.tokens), token)
-    if record is None:
-        for other in events.values():
-            if other.id != event_id and find_token(list(other.tokens), token):
-                raise Forbidden(f"this token is for another event, not {event_id!r}")
-        raise Unauthorized("this token is not valid")
-    if write and not record.role.may_write():
-        raise Forbidden("a display key is read-only")
-    return record
+@dataclass
+class FailedAttempts:
+    """At most ``limit`` failed attempts per address within ``window_s`` seconds."""
+
+    limit: int = 30
+    window_s: float = 60.0
+    clock: Callable[[], float] = time.monotonic
+    _failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def check(self, address: str | None) -> None:
+        """429 while ``address`` is past its limit."""
+        if address is None:
+            return
+        recent = self._recent(address)
+        if len(recent) >= self.limit:
+            raise TooManyRequests(
+                f"too many failed attempts from this address: wait {self.window_s:g} s"
+            )
+
+    def failed(self, address: str | None) -> None:
+        if address is not None:
+            self._recent(address).append(self.clock())
+
+    def _recent(self, address: str) -> deque[float]:
+        now = self.clock()
+        recent = self._failures.setdefault(address, deque())
+        while recent and now - recent[0] > self.window_s:
+            recent.popleft()
+        if not recent:
+            self._failures.pop(address, None)
+            recent = self._failures.setdefault(address, deque())
+        return recent
+
+
+@dataclass
+class TokenIndex:
+    """Every event's tokens, by the hash of the token (never the token itself)."""
+
+    attempts: FailedAttempts = field(default_factory=FailedAttempts)
+    _by_digest: dict[str, tuple[str, TokenRecord]] = field(default_factory=dict)
+
+    def add(self, event_id: str, record: TokenRecord) -> None:
+        self._by_digest[record.digest] = (event_id, record)
+
+    def authorize(
+        self, event_id: str | None, token: str | None, *, write: bool, address: str | None = None
+    ) -> tuple[str, TokenRecord]:
+        """The token's event and record. 401 if missing, unknown, or for another event
+        than ``event_id`` (when given); 403 if read-only and ``write``; 429 when the
+        address has failed too often."""
+        self.attempts.check(address)
+        if not token:
+            self.attempts.failed(address)
+            raise Unauthorized(NO_TOKEN)
+        found = self._by_digest.get(digest(token))
+        if found is None or (event_id is not None and found[0] != event_id):
+            self.attempts.failed(address)
+            raise Unauthorized(NOT_VALID)
+        if write and not found[1].role.may_write():
+            raise Forbidden("a display key is read-only")
+        return found
 
 
 def require_chief(record: TokenRecord) -> None:

@@ -2,6 +2,7 @@
 
 Nothing lives at module level: everything the app needs is made in
 :func:`create_app` and its lifespan, so tests can start as many as they like.
+Request bodies are bounded (:class:`BodyLimit`, sizes in :class:`Settings`).
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ import asyncio
 import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from orchestrator.api import pages, ws
-from orchestrator.api.routes import router
+from orchestrator.api import admin, pages, ws
+from orchestrator.api.routes import complete_openapi, error_responses, problems, router
 from orchestrator.bus import Bus, InProcessBus
 from orchestrator.clocks import FlagTimers
 from orchestrator.errors import ServiceError
@@ -55,6 +58,7 @@ def create_app(
         service = Service(
             log, clock, bus=bus or InProcessBus(), ids=ids, utc_offset=settings.hall_offset()
         )
+        service.tokens.attempts.limit = settings.failed_token_limit
         await service.load()
         scheduler = PlayoffScheduler(service, clock, settings)
         flags = FlagTimers(service, clock)
@@ -101,6 +105,7 @@ def create_app(
             f"/static/{page}", StaticFiles(directory=settings.clients_dir / page), name=page
         )
     app.include_router(ws.router)
+    app.include_router(admin.router, responses=error_responses(401, 404, 413, 422))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -121,28 +126,110 @@ def create_app(
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> JSONResponse:
-        detail = {
-            "loc": ["body", *_path_parts(exc.path)],
-            "msg": exc.reason,
-            "type": "input_error",
-            "line": exc.line,
-            "column": exc.column,
-        }
-        return JSONResponse(status_code=422, content={"detail": [detail]})
+        return JSONResponse(status_code=422, content={"detail": problems(exc)})
 
     @app.exception_handler(PlayoffError)
     async def playoff_error(request: Request, exc: PlayoffError) -> JSONResponse:
         reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
         return JSONResponse(status_code=409, content={"detail": reason})
 
+    app.add_middleware(
+        BodyLimit, upload=settings.max_upload_bytes, other=settings.max_body_bytes
+    )
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = complete_openapi(FastAPI.openapi(app))
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
 
 
-def _path_parts(path: str | None) -> list[str | int]:
-    if not path:
-        return []
-    parts: list[str | int] = []
-    for piece in path.replace("]", "").replace("[", ".").split("."):
-        if piece:
-            parts.append(int(piece) if piece.isdigit() else piece)
-    return parts
+UPLOAD = ("POST", "/api/events")
+"""The one route whose body is an event file, with a limit of its own."""
+
+
+class BodyTooLarge(HTTPException):
+    """A body past its limit. An :class:`HTTPException`, so that FastAPI's reading
+    of a body passes it on as it is, to be answered 413 with the reason."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        super().__init__(
+            status_code=413,
+            detail=f"the body is larger than {_size(limit)}, the limit for {what}",
+        )
+
+
+class BodyLimit:
+    """Refuses a request body past its limit with 413, without reading it whole: at
+    once when its Content-Length says so, otherwise as soon as the bytes received
+    pass the limit. What was received is dropped; nothing is logged."""
+
+    def __init__(self, app: ASGIApp, *, upload: int, other: int) -> None:
+        self.app = app
+        self.upload = upload
+        self.other = other
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        is_upload = (scope["method"], scope["path"]) == UPLOAD
+        limit = self.upload if is_upload else self.other
+        what = "an event file" if is_upload else "this request"
+        declared = _content_length(scope)
+        if declared is not None and declared > limit:
+            await _refuse(send, BodyTooLarge(limit, what))
+            return
+        received = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit, what)
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge as exc:
+            # A body read outside a route, where nothing answered the refusal.
+            if started:
+                raise
+            await _refuse(send, exc)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _refuse(send: Send, exc: BodyTooLarge) -> None:
+    response = JSONResponse(status_code=exc.status_code, content={"detail": exc.detail})
+    await send({
+        "type": "http.response.start",
+        "status": response.status_code,
+        "headers": response.raw_headers,
+    })
+    await send({"type": "http.response.body", "body": response.body})
+
+
+def _size(limit: int) -> str:
+    for unit, name in ((1024 * 1024, "MiB"), (1024, "KiB")):
+        if limit >= unit and limit % unit == 0:
+            return f"{limit // unit} {name} ({limit:,} bytes)"
+    return f"{limit:,} bytes"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import errno
 import json
+import logging
 import re
 import socket
 import sys
@@ -51,6 +53,46 @@ RegulationOpt = Annotated[
 ]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f")]
 PortOpt = Annotated[int, typer.Option("--port", min=1, max=65535)]
+
+GRACEFUL_STOP_S = 5
+"""How long a stop (SIGTERM, Ctrl-C) waits for connections to finish before it cuts
+them off: a screen that stopped reading must not keep the service from stopping."""
+
+_SECRET_IN_URL = re.compile(r"(?i)([?&#](?:key|token)=)[^&#\s\"]*")
+
+
+class RedactSecrets(logging.Filter):
+    """Writes ``key=`` and ``token=`` values in logged URLs as ``[redacted]``: an
+    old display link still carries its key in the query string, and a log is read
+    by more people than the hall's screens are."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = _SECRET_IN_URL.sub(r"\1[redacted]", record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                _SECRET_IN_URL.sub(r"\1[redacted]", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        return True
+
+
+def _uvicorn_options(log_level: str) -> dict[str, Any]:
+    """What ``playoff serve`` and ``playoff demo`` give uvicorn."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    logging_config = copy.deepcopy(LOGGING_CONFIG)
+    logging_config.setdefault("filters", {})["redact"] = {"()": RedactSecrets}
+    # uvicorn.error logs the path of every websocket it accepts.
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logger = logging_config["loggers"].setdefault(name, {})
+        logger["filters"] = [*logger.get("filters", []), "redact"]
+    return {
+        "log_level": log_level,
+        "log_config": logging_config,
+        "ws_max_size": 65536,
+        "timeout_graceful_shutdown": GRACEFUL_STOP_S,
+    }
 
 
 KNOWN_COMPETITIONS = (HUBERT_PHILLIPS_BOWL,)
@@ -250,9 +292,7 @@ def serve(
     from orchestrator.settings import Settings
 
     settings = Settings(db_path=db, host=host, port=port)
-    uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="info", ws_max_size=65536
-    )
+    uvicorn.run(create_app(settings), host=host, port=port, **_uvicorn_options("info"))
 
 
 @app.command()
@@ -305,7 +345,7 @@ def demo(
     lines = [
         f"[bold]The service runs at {base}[/] (Ctrl-C stops it)",
         f"  API docs:        {base}/docs",
-        f"  Hall display:    {base}/display/{made.playoff_id}?key={made.display_key}",
+        f"  Hall display:    {base}/display/{made.playoff_id}#key={made.display_key}",
         f"  Arbiter console: {base}/arbiter/{made.playoff_id}",
         f"  Chief arbiter's token: {made.chief_token}",
         f"  Arbiter's token:       {made.arbiter_token}",
@@ -314,9 +354,7 @@ def demo(
     console.print()
     for line in lines:  # one line each, however narrow the terminal: they are copied
         console.print(line, highlight=False, soft_wrap=True)
-    uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536
-    )
+    uvicorn.run(create_app(settings), host=host, port=port, **_uvicorn_options("warning"))
 
 
 def _check_port(host: str, port: int) -> None:

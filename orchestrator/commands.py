@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -52,6 +54,7 @@ from orchestrator.events import (
     Stamp,
     StanzaAdvanced,
     StartMoved,
+    TimeControlRestored,
     TimeControlShortened,
     TransitionFired,
     apply_playoff,
@@ -80,6 +83,7 @@ __all__ = [
     "Postpone",
     "PressClock",
     "RecordResult",
+    "RestoreTimeControl",
     "ResumeClock",
     "Route",
     "ScoreBoard",
@@ -118,6 +122,26 @@ class Route(NamedTuple):
     summary: str
 
 
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(2200, 1, 1, tzinfo=UTC)
+
+
+def _iso_text(value: object) -> object:
+    # A number is not a date: pydantic would read 0 as 1970-01-01.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise ValueError("a date and time is written in ISO 8601, e.g. 2025-06-28T14:30:00Z")
+    return value
+
+
+def _in_range(value: datetime) -> datetime:
+    if not EARLIEST <= value < LATEST:
+        raise ValueError(f"{value.isoformat()} is out of range: between 1900 and 2200")
+    return value
+
+
+Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_range)]
+"""An instant in a command: ISO 8601 text with its offset, between 1900 and 2200."""
+
 Reason = Annotated[str, Field(min_length=3, max_length=65_536, description="Why (logged)")]
 
 
@@ -132,8 +156,8 @@ class CommandBase(BaseModel):
 
 
 class _GameCommand(CommandBase):
-    match: int = Field(ge=1)
-    game: int = Field(ge=1)
+    match: int = Field(ge=1, le=1000)
+    game: int = Field(ge=1, le=1000)
 
 
 # --------------------------------------------------------------------------- games and clocks
@@ -202,7 +226,7 @@ class PressClock(_GameCommand):
 
     type: Literal["press"] = "press"
     side: Colour
-    move: int | None = Field(default=None, ge=1)
+    move: int | None = Field(default=None, ge=1, le=10_000)
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         move = self.move
@@ -332,9 +356,11 @@ class DrawLots(CommandBase):
 
     type: Literal["lots"] = "lots"
     route = Route("POST", "/matches/{match}/lots", "Lots for White in game 1")
-    match: int = Field(ge=1)
+    match: int = Field(ge=1, le=1000)
     method: Literal["service", "physical"] = "service"
-    white: str | None = Field(default=None, description="Physical draw: who got White")
+    white: str | None = Field(
+        default=None, max_length=64, description="Physical draw: who got White"
+    )
     conducted_by: str | None = Field(default=None, max_length=100)
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
@@ -370,11 +396,13 @@ class TossCoin(CommandBase):
         "POST", "/matches/{match}/coin-toss",
         "The Armageddon coin toss; its winner chooses the colours",
     )
-    match: int = Field(ge=1)
+    match: int = Field(ge=1, le=1000)
     method: Literal["service", "physical"] = "service"
-    caller: str | None = Field(default=None, description="Who calls the coin")
+    caller: str | None = Field(default=None, max_length=64, description="Who calls the coin")
     call: lots.CoinFace | None = None
-    winner: str | None = Field(default=None, description="Physical toss: who won it")
+    winner: str | None = Field(
+        default=None, max_length=64, description="Physical toss: who won it"
+    )
     conducted_by: str | None = Field(default=None, max_length=100)
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
@@ -413,9 +441,9 @@ class ChooseArmageddonColours(CommandBase):
         "POST", "/matches/{match}/armageddon-colours",
         "The toss winner's choice of colour for the Armageddon",
     )
-    match: int = Field(ge=1)
-    white: str
-    black: str
+    match: int = Field(ge=1, le=1000)
+    white: str = Field(max_length=64)
+    black: str = Field(max_length=64)
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         return [ArmageddonColoursChosen(match=self.match, white=self.white, black=self.black)]
@@ -431,7 +459,7 @@ class MoveStart(_GameCommand):
     route = Route(
         "POST", "/matches/{match}/games/{game}/move-start", "Arbiter override: move a game's start"
     )
-    at: AwareDatetime
+    at: Moment
     reason: Reason
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
@@ -474,18 +502,42 @@ class ShortenTimeControl(CommandBase):
     @classmethod
     def _notation(cls, value: str) -> str:
         try:
-            TimeControl.parse(value)
+            control = TimeControl.parse(value)
         except InputError as exc:
             raise PydanticCustomError(
                 "time_control", "{reason}",
                 {"reason": exc.reason, "line": exc.line, "column": exc.column},
             ) from None
+        if min(control.initial_ms(side) for side in Colour) <= 0:
+            raise PydanticCustomError(
+                "time_control", "{reason}",
+                {"reason": f"{value} gives a side no time on its clock: a time control "
+                           "must give each side time to play"},
+            )
         return value
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        _chief_only(ctx, "shorten the time limits (GCT 2015 reg. 5)")
         return [TimeControlShortened(
             match=self.match, time_control=self.time_control, reason=self.reason
         )]
+
+
+class RestoreTimeControl(CommandBase):
+    """Undo a shortening: the regulation's time control again for one match, or for
+    every match not begun that was shortened. The chief arbiter's, with a reason."""
+
+    type: Literal["restore-time-control"] = "restore-time-control"
+    route = Route(
+        "POST", "/time-control/restore",
+        "Arbiter override: the regulation's time control again (undoes a shortening)",
+    )
+    match: int | None = Field(default=None, ge=1, description="One match, or every one shortened")
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        _chief_only(ctx, "restore the time limits")
+        return [TimeControlRestored(match=self.match, reason=self.reason)]
 
 
 class SetDeadline(CommandBase):
@@ -493,7 +545,7 @@ class SetDeadline(CommandBase):
 
     type: Literal["deadline"] = "deadline"
     route = Route("POST", "/deadline", "Set or clear the organiser's deadline")
-    deadline: AwareDatetime | None
+    deadline: Moment | None
     reason: Reason
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
@@ -505,9 +557,9 @@ class FireTransition(CommandBase):
     the command id, so it fires once)."""
 
     type: Literal["fire-transition"] = "fire-transition"
-    job: str
+    job: str = Field(max_length=200)
     kind: Literal["players-called", "game-due", "break-over"]
-    at: AwareDatetime
+    at: Moment
     match: int | None = None
     game: int | None = None
 
@@ -526,8 +578,8 @@ class ScoreBoard(CommandBase):
 
     type: Literal["board-score"] = "board-score"
     route = Route("POST", "/board-scores", "A bridge extra board's score at one table")
-    stanza: int = Field(ge=1)
-    board: int = Field(ge=1)
+    stanza: int = Field(ge=1, le=1000)
+    board: int = Field(ge=1, le=1000)
     table: Literal[1, 2]
     ns_score: int = Field(
         ge=-10_000, le=10_000, description="The North-South score at that table, signed"
@@ -556,6 +608,7 @@ Command = Annotated[
     | MoveStart
     | Postpone
     | ShortenTimeControl
+    | RestoreTimeControl
     | SetDeadline
     | ScoreBoard,
     Field(discriminator="type"),
@@ -616,6 +669,11 @@ def client_commands() -> tuple[type[CommandBase], ...]:
     """The command classes of :data:`Command`, in the order of the union."""
     classes: tuple[type[CommandBase], ...] = get_args(get_args(Command)[0])
     return classes
+
+
+def _chief_only(ctx: Context, what: str) -> None:
+    if ctx.role not in ("chief", None):
+        raise PlayoffError(f"only the chief arbiter may {what}")
 
 
 def _physical(kind: str, outcome: dict[str, Any], conducted_by: str | None) -> dict[str, Any]:

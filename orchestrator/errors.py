@@ -27,6 +27,24 @@ class Forbidden(ServiceError):
     status = 403
 
 
+class Unavailable(ServiceError):
+    """Known to the log, but its stream could not be loaded (quarantined at start-up)."""
+
+    status = 503
+
+
+class TooManyRequests(ServiceError):
+    """Too many failed attempts from one address: wait before trying again."""
+
+    status = 429
+
+
+class KeyReused(ServiceError):
+    """An idempotency key sent again with another request (IETF Idempotency-Key)."""
+
+    status = 422
+
+
 class Conflict(ServiceError):
     """Not an allowed transition in the current state."""
 

@@ -77,6 +77,7 @@ __all__ = [
     "Stamp",
     "StanzaAdvanced",
     "StartMoved",
+    "TimeControlRestored",
     "TimeControlShortened",
     "TokenIssued",
     "TransitionFired",
@@ -767,6 +768,43 @@ class TimeControlShortened(PlayoffEventBase):
         return f"time control shortened to {self.time_control} ({which})"
 
 
+class TimeControlRestored(PlayoffEventBase):
+    """The chief arbiter undid a shortening: the regulation's time control again, for
+    one match or for every match not begun whose control was shortened."""
+
+    type: Literal["time-control-restored"] = "time-control-restored"
+    schedule_override: ClassVar[bool] = True
+    arbiter_change: ClassVar[bool] = True
+    match: int | None = Field(default=None, ge=1)
+    reason: str
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        playoff = state.chess
+        matches = [playoff.match(self.match)] if self.match is not None else [
+            m for m in playoff.matches if not m.bye and not state.begun(m.id)
+        ]
+        overrides = state.overrides
+        restored = []
+        for match in matches:
+            if state.begun(match.id):
+                raise PlayoffError(f"match {match.id} has begun: its time control cannot change")
+            now = state.time_control(match, 1)
+            if match.time_control is None or now == match.time_control:
+                continue
+            overrides = overrides.with_time_control(TimeControlChange(
+                time_control=match.time_control, matches=(match.id,),
+                made_at=stamp.recorded_at, reason=self.reason,
+            ))
+            restored.append(match.id)
+        if not restored:
+            raise PlayoffError("no time control not yet begun was shortened: nothing to restore")
+        return self._next(state, stamp, overrides=overrides)
+
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+        which = f"match {self.match}" if self.match is not None else "every match not begun"
+        return f"the regulation's time control restored ({which})"
+
+
 class DeadlineSet(PlayoffEventBase):
     """The organiser's deadline, set or cleared (None)."""
 
@@ -859,7 +897,8 @@ class StanzaAdvanced(PlayoffEventBase):
 
 
 _ArbiterChangeEvents = (
-    ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, DeadlineSet, GameStarted
+    ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, TimeControlRestored,
+    DeadlineSet, GameStarted,
 )
 ArbiterChangeEvent = (
     ClockAdjusted
@@ -867,6 +906,7 @@ ArbiterChangeEvent = (
     | StartMoved
     | Postponed
     | TimeControlShortened
+    | TimeControlRestored
     | DeadlineSet
     | GameStarted
 )
@@ -889,6 +929,7 @@ PlayoffEvent = Annotated[
     | StartMoved
     | Postponed
     | TimeControlShortened
+    | TimeControlRestored
     | DeadlineSet
     | TransitionFired
     | BoardScored

@@ -2,9 +2,12 @@
 
 Each event is encoded once and offered to every connection's bounded queue; a
 sender task per connection drains its queue, so a slow display never delays the
-others. A connection whose queue is full is resynced (its queue replaced by one
-snapshot); one that overflows again within ``resync_window_s`` is closed with
-4429 "too slow". See docs/protocol.md.
+others. A connection whose queue is full is resynced (the events and views it
+queued replaced by one snapshot; its acks and errors kept); one that overflows
+again within ``resync_window_s`` is dropped with 4429 "too slow". A connection
+dropped or closed lets go of its queue and its pending send at once, and a socket
+that cannot take its close frame, or whose peer does not answer it within
+``close_timeout_s``, is cut off. See docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -48,6 +52,9 @@ class Socket(Protocol):
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
+    def abort(self) -> None:
+        """Drop the connection now, whatever it still has to send."""
+
 
 @dataclass(eq=False)
 class Connection:
@@ -66,9 +73,17 @@ class Connection:
     holding: list[tuple[int, str, bool]] | None = field(default_factory=list)
     closed: bool = False
     last_heard: float = field(default_factory=time.monotonic)
-    _queue: deque[str] = field(default_factory=deque)
+    # Each queued frame with whether a resync may replace it (events, views, the
+    # catch-up) or must keep it (acks, errors, pings: nothing else carries them).
+    _queue: deque[tuple[str, bool]] = field(default_factory=deque)
+    _kept: int = 0
     _sending: asyncio.Future[None] | None = None
     _overflowed_at: float | None = None
+
+    @property
+    def stalled(self) -> bool:
+        """A send is waiting on the socket: it takes no more frames for now."""
+        return self._sending is not None
 
     def offer(self, seq: int, frame: str) -> None:
         """Queue an event frame unless it was already sent; never blocks."""
@@ -100,12 +115,19 @@ class Connection:
         self.view_seq = seq
         self._push(frame)
 
-    def send(self, frame: str) -> None:
-        """Queue a frame that is not an event (ack, error, ping...)."""
-        if not self.closed:
-            self._push(frame)
+    def send(self, frame: str, *, replaceable: bool = False) -> None:
+        """Queue a frame that is not a live event: an ack, an error, a ping... kept
+        through a resync; or, ``replaceable``, one that a snapshot covers (the
+        catch-up's events and snapshot)."""
+        if self.closed:
+            return
+        if not replaceable and self._kept >= self.queue_size:
+            # A client that sends and never reads would grow its answers unbounded.
+            self.hub.drop(self, 4429, "too slow")
+            return
+        self._push(frame, replaceable)
 
-    def _push(self, frame: str) -> None:
+    def _push(self, frame: str, replaceable: bool = True) -> None:
         """Send now if nothing is in flight, else queue behind what is.
 
         Writing to a websocket whose buffer has room completes without waiting, so
@@ -114,7 +136,9 @@ class Connection:
         that has to wait (a slow reader) becomes a task, which then drains the queue.
         """
         if self._sending is not None:
-            self._queue.append(frame)
+            self._queue.append((frame, replaceable))
+            if not replaceable:
+                self._kept += 1
             return
         coroutine = self.socket.send_text(frame)
         try:
@@ -130,7 +154,10 @@ class Connection:
         try:
             await _Resume(coroutine, waiting_on)
             while self._queue and not self.closed:
-                await self.socket.send_text(self._queue.popleft())
+                frame, replaceable = self._queue.popleft()
+                if not replaceable:
+                    self._kept -= 1
+                await self.socket.send_text(frame)
         except Exception:
             self._went_away()
         finally:
@@ -140,6 +167,17 @@ class Connection:
         """The socket failed: the receiver notices the close and cleans up."""
         self.closed = True
         self._queue.clear()
+        self._kept = 0
+
+    def stop(self) -> None:
+        """Send nothing more: let go of the queue and of a send waiting on the socket."""
+        self.closed = True
+        self._queue.clear()
+        self._kept = 0
+        self.holding = None
+        sending, self._sending = self._sending, None
+        if sending is not None:
+            sending.cancel()
 
     def release(self, upto: int) -> None:
         """After the catch-up up to ``upto``: send what arrived meanwhile, in order."""
@@ -157,7 +195,12 @@ class Connection:
             self.hub.drop(self, 4429, "too slow")
             return
         self._overflowed_at = now
+        # The snapshot covers every event and view queued; the answers to the
+        # client's own commands follow it, in their order (their seqs are never
+        # above the snapshot's, so no frame claims an event not yet sent).
+        kept = [frame for frame, replaceable in self._queue if not replaceable]
         self._queue.clear()
+        self._kept = 0
         state = self.hub.service.playoff(self.playoff_id)
         self.last_seq = state.seq
         self._push(self.hub.snapshot_frame(state))
@@ -165,6 +208,8 @@ class Connection:
         if view is not None:
             self.view_seq = state.seq
             self._push(view)
+        for frame in kept:
+            self._push(frame, replaceable=False)
 
 
 class _Resume:
@@ -241,6 +286,9 @@ class Hub:
     heartbeat_ms: int = 15_000
     catchup_limit: int = 1000
     resync_window_s: float = 10.0
+    close_timeout_s: float = 2.0
+    """How long a socket may take its close frame, and its peer answer it, before
+    the connection is cut off."""
     rooms: dict[str, set[Connection]] = field(default_factory=dict)
     _views: dict[str, _RoomViews] = field(default_factory=dict)
     _snapshots: dict[str, tuple[int, str]] = field(default_factory=dict)
@@ -264,16 +312,20 @@ class Hub:
         room = self.rooms.get(state.id)
         if not room:
             return
+        connections = list(room)
+        # The events first, to every client: writing them goes out at once, and the
+        # views (milliseconds of planning) never hold back what the hall waits for.
+        for connection in connections:
+            for seq, frame in frames:
+                connection.offer(seq, frame)
         # A press changes only a clock, which its event frame carries: no new view,
         # but for a client that has none yet.
         fresh = not message.clocks_alone
-        views = None
-        if fresh or any(c.view_seq < 0 for c in room):
-            views = self.views(state, force=fresh)
-        for connection in list(room):
-            for seq, frame in frames:
-                connection.offer(seq, frame)
-            if views is None or connection.view is ViewKind.NONE:
+        if not fresh and all(c.view_seq >= 0 for c in connections):
+            return
+        views = self.views(state, force=fresh)
+        for connection in connections:
+            if connection.view is ViewKind.NONE:
                 continue
             if fresh or connection.view_seq < 0:
                 connection.offer_view(state.seq, views.frames[connection.view])
@@ -409,16 +461,33 @@ class Hub:
         self.rooms.setdefault(connection.playoff_id, set()).add(connection)
 
     def leave(self, connection: Connection) -> None:
-        connection.closed = True
+        connection.stop()
         room = self.rooms.get(connection.playoff_id)
         if room is not None:
             room.discard(connection)
 
     def drop(self, connection: Connection, code: int, reason: str) -> None:
+        """Close ``connection`` with ``code``; everything it holds is freed at once."""
+        closing = self._shut(connection, code, reason)
+        if closing is not None:
+            task = asyncio.ensure_future(closing)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _shut(self, connection: Connection, code: int, reason: str) -> Awaitable[None] | None:
+        """Leave, and either cut the connection off now or return its closing."""
+        stalled = connection.stalled
         self.leave(connection)
-        task = asyncio.ensure_future(_close(connection.socket, code, reason))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        if stalled:
+            # A close frame would wait behind the frames the socket has not taken
+            # (megabytes, for a display that stopped reading): cut it off now.
+            _abort(connection.socket)
+            return None
+        return _close(connection.socket, code, reason, self.close_timeout_s)
+
+    def cut_off_later(self, socket: Socket) -> None:
+        """Cut ``socket`` off ``close_timeout_s`` from now, if it is still open then."""
+        asyncio.get_running_loop().call_later(self.close_timeout_s, _abort, socket)
 
     def count(self, playoff_id: str | None = None) -> int:
         """Connected clients, of one play-off or of all."""
@@ -427,10 +496,11 @@ class Hub:
         return sum(len(room) for room in self.rooms.values())
 
     async def close_all(self, code: int = 1012, reason: str = "the service is restarting") -> None:
-        for room in list(self.rooms.values()):
-            for connection in list(room):
-                self.leave(connection)
-                await _close(connection.socket, code, reason)
+        """Close every connection at once; none waits on another, and none longer
+        than ``close_timeout_s``."""
+        connections = [c for room in self.rooms.values() for c in room]
+        closings = [self._shut(c, code, reason) for c in connections]
+        await asyncio.gather(*(closing for closing in closings if closing is not None))
 
 
 def _earliest(*instants: int | None) -> int | None:
@@ -438,8 +508,20 @@ def _earliest(*instants: int | None) -> int | None:
     return min(known) if known else None
 
 
-async def _close(socket: Socket, code: int, reason: str) -> None:
+async def _close(socket: Socket, code: int, reason: str, timeout: float) -> None:
+    """Send the close frame; cut the connection off if the socket does not take it
+    within ``timeout``, or if the peer has not answered it ``timeout`` later."""
     try:
-        await socket.close(code=code, reason=reason)
-    except Exception:  # already closed
+        async with asyncio.timeout(timeout):
+            await socket.close(code=code, reason=reason)
+    except Exception:  # not taken in time, or already closed
+        _abort(socket)
         return
+    asyncio.get_running_loop().call_later(timeout, _abort, socket)
+
+
+def _abort(socket: Socket) -> None:
+    try:
+        socket.abort()
+    except Exception:  # a transport already gone
+        log.debug("aborting a closed socket failed", exc_info=True)

@@ -12,20 +12,26 @@ while checking becomes the current state (a command is folded once), and one
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
+import json
+import logging
 import secrets
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
 
 from pydantic import ValidationError
 
 from orchestrator import schedule
-from orchestrator.access import authorize, require_chief
+from orchestrator.access import NOT_VALID, TokenIndex, require_chief
 from orchestrator.auth import Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.commands import CommandBase, Context, apply_command
 from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
-from orchestrator.errors import Conflict, NotFound
+from orchestrator.errors import Conflict, KeyReused, NotFound, Unauthorized, Unavailable
 from orchestrator.events import (
     EventCreated,
     EventStreamEvent,
@@ -42,7 +48,7 @@ from orchestrator.events import (
     parse_playoff_event,
 )
 from orchestrator.state import EventState, PlayoffState, event_stream, playoff_stream
-from orchestrator.store import AsyncEventLog, NewEvent, StoredEvent
+from orchestrator.store import AppendRequest, AsyncEventLog, NewEvent, StoredEvent
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError
@@ -51,7 +57,10 @@ from playoff_formats.regulations import get_regulation
 from playoff_formats.schedule import Plan
 from playoff_formats.standings import Standings
 
-__all__ = ["Outcome", "PlayoffOptions", "Service", "new_id"]
+__all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id"]
+
+
+log = logging.getLogger(__name__)
 
 
 def new_id() -> str:
@@ -78,6 +87,34 @@ class Outcome:
                 for stored, logged in zip(self.stored, self.events, strict=True)
             ],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """An ``Idempotency-Key`` and a fingerprint of the request it came with (method,
+    path and body, as a hash): the same key is answered as before only for the same
+    request."""
+
+    key: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, key: str, method: str, path: str, body: object) -> Request:
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+        text = f"{method.upper()} {path}\n{canonical}"
+        return cls(key=key, fingerprint=hashlib.sha256(text.encode()).hexdigest())
+
+    def command_id(self, scope: str) -> str:
+        """The command id the key is logged under, scoped (to a token, or "upload")."""
+        return f"key:{scope}:{hashlib.sha256(self.key.encode()).hexdigest()[:32]}"
+
+    def check(self, first: StoredEvent) -> None:
+        """422 if the key was first used with another request."""
+        if first.command_fingerprint not in (None, self.fingerprint):
+            raise KeyReused(
+                "this Idempotency-Key was used for another request: send a new key for a "
+                "new request"
+            )
 
 
 def stamp_of(stored: StoredEvent) -> Stamp:
@@ -113,23 +150,53 @@ class Service:
         self._playoffs: dict[str, PlayoffState] = {}
         self._standings: dict[str, Standings] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self.tokens = TokenIndex()
+        self.quarantined: dict[str, str] = {}
+        """Streams left aside at start-up because they cannot be loaded: why, by stream."""
 
     # ------------------------------------------------------------------ start-up
 
     async def load(self) -> None:
-        """Rebuild every state from the log (at start-up)."""
+        """Rebuild every state from the log (at start-up).
+
+        One stream that cannot be folded, or a play-off whose schedule crashes the
+        planner, never stops the service: it is quarantined (logged, listed in
+        :attr:`quarantined`, its id answering 503 with the reason) and the rest
+        starts. A play-off the planner refuses (a ``PlayoffError``) is served with
+        that reason as its schedule.
+        """
         for stream in await self.store.streams("event-"):
-            stored = await self.store.read(stream)
-            event_state = fold_event(
-                (parse_event_stream_event(e.type, e.data), stamp_of(e)) for e in stored
-            )
-            self._events[event_state.id] = event_state
+            try:
+                stored = await self.store.read(stream)
+                event_state = fold_event(
+                    (parse_event_stream_event(e.type, e.data), stamp_of(e)) for e in stored
+                )
+            except Exception as exc:
+                self._quarantine(stream, exc)
+                continue
+            self._set_event(event_state)
         for stream in await self.store.streams("playoff-"):
-            stored = await self.store.read(stream)
-            playoff = fold_playoff(
-                (parse_playoff_event(e.type, e.data), stamp_of(e)) for e in stored
-            )
+            try:
+                stored = await self.store.read(stream)
+                playoff = fold_playoff(
+                    (parse_playoff_event(e.type, e.data), stamp_of(e)) for e in stored
+                )
+                with suppress(PlayoffError, ValueError):
+                    schedule.plan(playoff, self.time.now())
+            except Exception as exc:
+                self._quarantine(stream, exc)
+                continue
             self._playoffs[playoff.id] = playoff
+
+    def _set_event(self, state: EventState) -> None:
+        self._events[state.id] = state
+        for record in state.tokens:
+            self.tokens.add(state.id, record)
+
+    def _quarantine(self, stream: str, exc: Exception) -> None:
+        reason = f"{type(exc).__name__}: {_reason(exc)}"[:500]
+        log.error("%s cannot be loaded and is left aside: %s", stream, reason)
+        self.quarantined[stream] = reason
 
     # ------------------------------------------------------------------ reading
 
@@ -137,13 +204,23 @@ class Service:
         try:
             return self._events[event_id]
         except KeyError:
+            self._unavailable(event_stream(event_id))
             raise NotFound(f"no event {event_id!r}") from None
 
     def playoff(self, playoff_id: str) -> PlayoffState:
         try:
             return self._playoffs[playoff_id]
         except KeyError:
+            self._unavailable(playoff_stream(playoff_id))
             raise NotFound(f"no play-off {playoff_id!r}") from None
+
+    def _unavailable(self, stream: str) -> None:
+        reason = self.quarantined.get(stream)
+        if reason is not None:
+            raise Unavailable(
+                f"{stream} is in the log but could not be loaded ({reason}); the rest of "
+                "the service runs: tell the service's administrator"
+            )
 
     def playoffs(self) -> list[PlayoffState]:
         return list(self._playoffs.values())
@@ -175,37 +252,104 @@ class Service:
 
     # ------------------------------------------------------------------ access
 
-    def authorize(self, event_id: str, token: str | None, *, write: bool) -> TokenRecord:
-        """The token's record; 401 if unknown, 403 if for another event or read-only."""
+    def authorize(
+        self, event_id: str, token: str | None, *, write: bool, address: str | None = None
+    ) -> TokenRecord:
+        """The token's record for ``event_id``: 401 if missing, unknown or for another
+        event (the same answer), 403 if read-only and ``write``, 429 after too many
+        failures from ``address``. The token is checked before the event is looked
+        up, so nobody without a token learns whether an id exists."""
+        _, record = self.tokens.authorize(event_id, token, write=write, address=address)
         self.event(event_id)
-        return authorize(self._events, event_id, token, write=write)
+        return record
+
+    def authorize_playoff(
+        self, playoff_id: str, token: str | None, *, write: bool, address: str | None = None
+    ) -> tuple[PlayoffState, TokenRecord]:
+        """A play-off and the token's record for its event, the token checked first."""
+        event_id, record = self.tokens.authorize(None, token, write=write, address=address)
+        state = self._playoffs.get(playoff_id)
+        if state is None or state.event_id != event_id:
+            if playoff_id in self._events[event_id].playoffs:
+                self.playoff(playoff_id)  # linked but left aside at start-up: 503
+            # Unknown, or another event's: the same answer as a wrong token, or the
+            # answer would tell that the token is valid somewhere.
+            self.tokens.attempts.failed(address)
+            raise Unauthorized(NOT_VALID)
+        return state, record
 
     def require_chief(self, record: TokenRecord) -> None:
         require_chief(record)
 
     # ------------------------------------------------------------------ events
 
-    async def create_event(self, event: Event) -> tuple[EventState, str]:
-        """Store an uploaded event; its id and the chief arbiter's token."""
-        event_id = self._ids()
-        token = new_token()
-        created = EventCreated(
-            id=event_id,
-            event_json=event.model_dump_json(exclude_none=True),
-            chief=TokenData(
-                token_id="chief", role=Role.CHIEF, label="chief arbiter", digest=digest(token)
-            ),
-        )
-        await self._append_event(event_id, None, [created], actor="chief")
+    async def create_event(
+        self, event: Event, *, key: Request | None = None
+    ) -> tuple[EventState, str]:
+        """Store an uploaded event; its id and the chief arbiter's token.
+
+        With an idempotency ``key``, the same upload sent again is answered as the
+        first was (the same event, the same token: derived from the key and the log's
+        secret, so that no token is kept in the clear); the key sent with another
+        upload is refused (422).
+        """
+        command_id = key.command_id("upload") if key is not None else None
+        async with self._lock(f"upload:{command_id}"):
+            if key is not None and command_id is not None:
+                earlier = await self.store.find_command_anywhere(command_id)
+                if earlier is not None:
+                    key.check(earlier[0])
+                    event_id = earlier[0].stream.removeprefix("event-")
+                    return self.event(event_id), await self._derived_token(earlier[0])
+            event_id = self._ids()
+            token = new_token() if key is None else await self._derived(
+                f"event-{event_id}", 1, command_id
+            )
+            created = EventCreated(
+                id=event_id,
+                event_json=event.model_dump_json(exclude_none=True),
+                chief=TokenData(
+                    token_id="chief", role=Role.CHIEF, label="chief arbiter",
+                    digest=digest(token),
+                ),
+            )
+            await self._append_event(event_id, None, [created], "chief", key, command_id)
         return self.event(event_id), token
 
-    async def issue_token(self, event_id: str, role: Role, label: str, actor: str) -> str:
+    async def issue_token(
+        self, event_id: str, role: Role, label: str, actor: str, *, key: Request | None = None
+    ) -> str:
+        """A new arbiter token or display key (the same again for a resent ``key``)."""
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
-        token = new_token()
-        issued = TokenIssued(token_id=self._ids(), role=role, label=label, digest=digest(token))
-        await self._append_event(event_id, self.event(event_id), [issued], actor)
+        stream = event_stream(event_id)
+        command_id = key.command_id(actor) if key is not None else None
+        async with self._lock(f"key:{stream}:{command_id}"):
+            if key is not None and command_id is not None:
+                earlier = await self.store.find_command(stream, command_id)
+                if earlier is not None:
+                    key.check(earlier[0])
+                    return await self._derived_token(earlier[0])
+            state = self.event(event_id)
+            token = new_token() if key is None else await self._derived(
+                stream, state.seq + 1, command_id
+            )
+            issued = TokenIssued(
+                token_id=self._ids(), role=role, label=label, digest=digest(token)
+            )
+            await self._append_event(event_id, state, [issued], actor, key, command_id)
         return token
+
+    async def _derived(self, stream: str, seq: int, command_id: str | None) -> str:
+        """A token the same request can be answered with again: HMAC of the log's secret
+        over where it was logged and under which command id (only its hash is kept)."""
+        secret = bytes.fromhex(await self.store.secret())
+        message = f"token\0{stream}\0{seq}\0{command_id}".encode()
+        mac = hmac.new(secret, message, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
+
+    async def _derived_token(self, logged: StoredEvent) -> str:
+        return await self._derived(logged.stream, logged.seq, logged.command_id)
 
     async def _append_event(
         self,
@@ -213,6 +357,8 @@ class Service:
         state: EventState | None,
         events: Sequence[EventStreamEvent],
         actor: str,
+        key: Request | None = None,
+        command_id: str | None = None,
     ) -> None:
         stream = event_stream(event_id)
         async with self._lock(stream):
@@ -224,29 +370,33 @@ class Service:
                 state = apply_event(state, event, Stamp(n, now, actor))
             await self.store.append_many(
                 stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                recorded_at=now, expected_seq=seq,
+                recorded_at=now, expected_seq=seq, command_id=command_id,
+                fingerprint=key.fingerprint if key is not None else None,
             )
             assert state is not None
-            self._events[event_id] = state
+            self._set_event(state)
 
     # ------------------------------------------------------------------ play-offs
 
     async def create_playoff(
-        self, event_id: str, options: PlayoffOptions, actor: str
+        self, event_id: str, options: PlayoffOptions, actor: str, *, key: Request | None = None
     ) -> PlayoffState:
         """Build the play-off the event's regulation requires, seeded by its tiebreaks."""
-        state = self.event(event_id)
-        if state.playoffs:
-            raise Conflict(f"event {event_id!r} already has its play-off {state.playoffs[0]!r}")
-        playoff_id = self._ids()
-        try:
-            created = playoff_created(
-                playoff_id, event_id, state.event, self.standings(event_id), options,
-                self.time.now(), self._seeds, self.utc_offset,
+        standings = self.standings(event_id)
+
+        def build(state: EventState) -> PlayoffEvent:
+            # Checked under the event's lock, in the transaction's light: one play-off
+            # per event, however many ask at once.
+            if state.playoffs:
+                raise Conflict(
+                    f"event {event_id!r} already has its play-off {state.playoffs[0]!r}"
+                )
+            return playoff_created(
+                self._ids(), event_id, state.event, standings, options, self.time.now(),
+                self._seeds, self.utc_offset,
             )
-        except PlayoffError as exc:
-            raise Conflict(_reason(exc)) from None
-        return await self._create(event_id, created, actor)
+
+        return await self._create(event_id, build, actor, key)
 
     async def create_extra_boards(
         self,
@@ -257,35 +407,72 @@ class Service:
         competition: str | None,
         stage_boards: int | None,
         actor: str,
+        *,
+        key: Request | None = None,
     ) -> PlayoffState:
         """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
-        state = self.event(event_id)
-        existing = [
-            (extra.home, extra.away)
-            for playoff_id in state.playoffs
-            if (extra := self._playoffs[playoff_id].extra) is not None
-        ]
-        try:
-            created = extra_boards_created(
+
+        def build(state: EventState) -> PlayoffEvent:
+            existing = [
+                (extra.home, extra.away)
+                for playoff_id in state.playoffs
+                if playoff_id in self._playoffs
+                and (extra := self._playoffs[playoff_id].extra) is not None
+            ]
+            return extra_boards_created(
                 self._ids(), event_id, state.event, home, away, scheduled, competition,
                 stage_boards, self.time.now(), self.utc_offset, existing,
             )
-        except PlayoffError as exc:
-            raise Conflict(_reason(exc)) from None
-        return await self._create(event_id, created, actor)
 
-    async def _create(self, event_id: str, created: PlayoffEvent, actor: str) -> PlayoffState:
-        now = self.time.now()
-        stamp = Stamp(1, now, actor)
-        state = apply_playoff(None, created, stamp)
-        await self.store.append(
-            playoff_stream(state.id), created.type, created.log_data(), actor=actor,
-            recorded_at=now, expected_seq=0,
-        )
-        self._playoffs[state.id] = state
-        await self._append_event(
-            event_id, self.event(event_id), [PlayoffLinked(playoff_id=state.id)], actor
-        )
+        return await self._create(event_id, build, actor, key)
+
+    async def _create(
+        self,
+        event_id: str,
+        build: Callable[[EventState], PlayoffEvent],
+        actor: str,
+        key: Request | None = None,
+    ) -> PlayoffState:
+        """A play-off created and linked to its event in one transaction.
+
+        Everything is checked before anything is logged: the creation, the link, and
+        that the play-off can be planned (a date out of range, say, is refused here,
+        never found at the next start).
+        """
+        stream = event_stream(event_id)
+        command_id = key.command_id(actor) if key is not None else None
+        async with self._lock(stream):
+            if key is not None and command_id is not None:
+                earlier = await self.store.find_command(stream, command_id)
+                if earlier is not None:  # the same creation sent again: the same answer
+                    key.check(earlier[0])
+                    return self.playoff(str(earlier[0].data["playoff_id"]))
+            event_state = self.event(event_id)
+            now = self.time.now()
+            try:
+                created = build(event_state)
+                stamp = Stamp(1, now, actor)
+                state = apply_playoff(None, created, stamp)
+                schedule.plan(state, now)
+            except (PlayoffError, ValueError, OverflowError) as exc:
+                raise Conflict(_reason(exc)) from None
+            linked = PlayoffLinked(playoff_id=state.id)
+            linked_state = apply_event(
+                event_state, linked, Stamp(event_state.seq + 1, now, actor)
+            )
+            await self.store.append_atomic([
+                AppendRequest(
+                    playoff_stream(state.id), (NewEvent(created.type, created.log_data()),),
+                    actor, now, expected_seq=0,
+                ),
+                AppendRequest(
+                    stream, (NewEvent(linked.type, linked.log_data()),), actor, now,
+                    expected_seq=event_state.seq, command_id=command_id,
+                    fingerprint=key.fingerprint if key is not None else None,
+                ),
+            ])
+            self._playoffs[state.id] = state
+            self._events[event_id] = linked_state
         await self.bus.publish(Published(state, (Logged(created, stamp),)))
         return state
 
@@ -295,6 +482,7 @@ class Service:
         command: CommandBase,
         actor: str,
         command_id: str | None = None,
+        fingerprint: str | None = None,
     ) -> Outcome:
         """Decide ``command``'s events, check them on the state, log them, publish them.
 
@@ -308,6 +496,13 @@ class Service:
             if command_id is not None:
                 earlier = await self.store.find_command(stream, command_id)
                 if earlier is not None:
+                    if fingerprint is not None and earlier[0].command_fingerprint not in (
+                        None, fingerprint
+                    ):
+                        raise KeyReused(
+                            "this Idempotency-Key (or command id) was used for another "
+                            "request: send a new key for a new request"
+                        )
                     return Outcome(
                         state, tuple(typed(e) for e in earlier), tuple(earlier), resent=True
                     )
@@ -337,6 +532,7 @@ class Service:
             stored = await self.store.append_many(
                 stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
                 recorded_at=now, expected_seq=state.seq, command_id=command_id,
+                fingerprint=fingerprint,
             )
             self._playoffs[playoff_id] = trial
         await self.bus.publish(Published(trial, tuple(logged)))

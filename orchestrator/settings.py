@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -19,8 +20,18 @@ class Settings:
     port: int = 8000
     call_players_minutes: int = 5
     clients_dir: Path = field(default=CLIENTS)
+    admin_token: str | None = field(
+        default_factory=lambda: os.environ.get("PLAYOFF_ADMIN_TOKEN") or None
+    )
+    """The administrator's token (``GET /api/admin/quarantine``); None: no such access."""
+    failed_token_limit: int = 30
+    """Failed token attempts from one address within a minute before it is refused (429)."""
     utc_offset: timedelta | None = None
     """The hall's offset from UTC, for times of day in words; None: this machine's."""
+    max_upload_bytes: int = 2 * 1024 * 1024
+    """The largest body of ``POST /api/events`` (an event file); larger is 413."""
+    max_body_bytes: int = 64 * 1024
+    """The largest body of any other request (a command...); larger is 413."""
 
     def hall_offset(self) -> timedelta:
         if self.utc_offset is not None:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import httpx
 import uvicorn
@@ -85,3 +88,49 @@ def running_server(
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextmanager
+def service_process(
+    db: Path, log: IO[bytes], port: int | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``playoff serve`` (the real command) as a child process, answering: the process
+    and its base URL; killed on the way out if it is still there."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "orchestrator.cli",
+            "serve",
+            "--db",
+            str(db),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            assert process.poll() is None, f"the service exited with {process.returncode}"
+            try:
+                httpx.get(f"{base}/openapi.json", trust_env=False, timeout=1)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the service did not answer in 10 s"
+                time.sleep(0.05)
+        yield process, base
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)

@@ -372,20 +372,19 @@ def test_an_unknown_token_is_401(playoff: Playoff) -> None:
 # --------------------------------------------------------------------------- 403
 
 
-def test_a_token_of_another_event_is_403(playoff: Playoff, other_event: Event) -> None:
+def test_a_token_of_another_event_is_refused_as_an_unknown_one(
+    playoff: Playoff, other_event: Event
+) -> None:
+    """It tells nothing: not that the token is valid elsewhere, nor that the id exists."""
     other = other_event.chief
-    response = refused(playoff.server, lambda: other.get(playoff.url), 403, playoff)
-    assert "another event" in detail(response)
-    refused(
-        playoff.server,
-        lambda: other.post(f"{playoff.matches}/1/lots", json={"method": "service"}),
-        403,
-        playoff,
-    )
+    unknown = refused(playoff.server, lambda: playoff.server.client("made-up").get(
+        f"/api/events/{playoff.event.id}"), 401)
+    response = refused(playoff.server, lambda: other.get(f"/api/events/{playoff.event.id}"), 401)
+    assert detail(response) == detail(unknown) == "this token is not valid"
     refused(
         playoff.server,
         lambda: other.post(f"/api/events/{playoff.event.id}/tokens", json={"role": "arbiter"}),
-        403,
+        401,
     )
 
 
@@ -436,27 +435,37 @@ def test_a_second_chief_token_cannot_be_issued(server: RunningServer, event: Eve
 # --------------------------------------------------------------------------- 404
 
 
-def test_an_unknown_event_is_404(server: RunningServer, event: Event) -> None:
-    response = refused(server, lambda: event.chief.get("/api/events/no-such-event"), 404)
-    assert "no-such-event" in detail(response)
-    refused(server, lambda: event.chief.get("/api/events/no-such-event/standings"), 404)
-    refused(server, lambda: event.chief.post("/api/events/no-such-event/playoff", json={}), 404)
+def test_an_unknown_event_is_refused_as_another_events_would_be(
+    server: RunningServer, event: Event
+) -> None:
+    """A token is its event's: any other id, real or not, gets the same answer."""
+    response = refused(server, lambda: event.chief.get("/api/events/no-such-event"), 401)
+    assert detail(response) == "this token is not valid"
+    refused(server, lambda: event.chief.get("/api/events/no-such-event/standings"), 401)
+    refused(server, lambda: event.chief.post("/api/events/no-such-event/playoff", json={}), 401)
 
 
-def test_an_unknown_playoff_is_404(playoff: Playoff) -> None:
+def test_an_unknown_playoff_is_refused_as_a_wrong_token_would_be(
+    playoff: Playoff, anonymous: httpx.Client
+) -> None:
+    """Without a token, or with one of another event, a real play-off and an unknown id
+    get the same answer: ids cannot be probed, nor tokens tried against them."""
     chief = playoff.chief
-    response = refused(playoff.server, lambda: chief.get("/api/playoffs/no-such"), 404, playoff)
-    assert "no-such" in detail(response)
+    response = refused(playoff.server, lambda: chief.get("/api/playoffs/no-such"), 401, playoff)
+    assert detail(response) == "this token is not valid"
     for path in ("/jobs", "/events", "/pgn", "/placings"):
-        refused(playoff.server, partial(chief.get, f"/api/playoffs/no-such{path}"), 404, playoff)
+        refused(playoff.server, partial(chief.get, f"/api/playoffs/no-such{path}"), 401, playoff)
     refused(
         playoff.server,
         lambda: chief.post(
             "/api/playoffs/no-such/matches/1/games/1/result", json={"result": "1-0"}
         ),
-        404,
+        401,
         playoff,
     )
+    real = anonymous.get(playoff.url)
+    unknown = anonymous.get("/api/playoffs/no-such")
+    assert (real.status_code, real.json()) == (unknown.status_code, unknown.json())
 
 
 # --------------------------------------------------------------------------- 409

@@ -86,7 +86,8 @@ def test_prepare_demo_keeps_an_existing_log_unless_fresh(tmp_path: Path) -> None
     with running_server(db, ManualTime()) as server:
         client = server.client(again.chief_token)
         assert client.get(f"/api/playoffs/{again.playoff_id}").status_code == 200
-        assert client.get(f"/api/playoffs/{first.playoff_id}").status_code == 404
+        # The first log's play-off is gone: to this token, as any id not its event's.
+        assert client.get(f"/api/playoffs/{first.playoff_id}").status_code == 401
 
 
 # --------------------------------------------------------------------------- the command

@@ -13,19 +13,17 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 
 from orchestrator.timesource import ManualTime
-from tests.server import RunningServer, free_port, running_server
+from tests.server import RunningServer, running_server, service_process
 
 ROOT = Path(__file__).parent.parent
 DATA = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
@@ -200,45 +198,6 @@ def test_a_refused_command_does_not_stop_the_service_from_starting(tmp_path: Pat
 
 
 # --------------------------------------------------------------------------- SIGKILL
-
-
-@contextmanager
-def service_process(db: Path, log: IO[bytes]) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``playoff serve`` as a child process; killed on the way out whatever happens."""
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "orchestrator.cli",
-            "serve",
-            "--db",
-            str(db),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            assert process.poll() is None, f"the service exited with {process.returncode}"
-            try:
-                httpx.get(f"{base}/openapi.json", trust_env=False, timeout=1)
-                break
-            except httpx.TransportError:
-                assert time.monotonic() < deadline, "the service did not answer in 10 s"
-                time.sleep(0.05)
-        yield process, base
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:

@@ -9,9 +9,12 @@ Armageddon (W 6' / B 5', +3 s from move 61) when level after two games.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import json
 import socket
 import time
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,7 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from clients.python.client import Message, PlayoffClient
-from clients.python.errors import AuthError, CommandError, NotFound
+from clients.python.errors import AuthError, CommandError
 from orchestrator.api import ws as ws_endpoint
 from orchestrator.commands import PressClock
 from orchestrator.timesource import ManualTime, TimeSource
@@ -564,8 +567,9 @@ async def test_the_token_goes_in_the_first_message_only(
         # The client library stops with AuthError (it never reconnects on 4401).
         with pytest.raises(AuthError):
             await setup.client("not-a-token", "hall").connect()
-        # No such play-off: 4404.
-        with pytest.raises(NotFound):
+        # No such play-off: the same refusal as a wrong token (a valid token does not
+        # learn whether an id exists, nor a wrong one that it is wrong only here).
+        with pytest.raises(AuthError):
             await PlayoffClient(server.base_url, "nope", setup.displays[0]).connect()
         # A token in the URL is not a hello.
         monkeypatch.setattr(ws_endpoint, "HELLO_TIMEOUT_S", 0.3)
@@ -584,6 +588,29 @@ async def test_the_token_goes_in_the_first_message_only(
         ws, welcome = await raw_hello(setup.ws_url, setup.displays[0])
         assert welcome["d"]["role"] == "display"
         await ws.close()
+
+
+async def test_a_token_of_another_event_is_refused_as_an_unknown_one(tmp_path: Path) -> None:
+    """A refusal never tells whether a token is valid elsewhere: the same error frame,
+    close code and reason for an unknown token, a missing one and another event's."""
+    async with served(tmp_path / "log.db", ManualTime()) as server:
+        setup = await asyncio.to_thread(make_playoff, server, 1, False)
+        other = await asyncio.to_thread(make_playoff, server, 1, False)
+        answers = []
+        for token in ("not-a-token", None, other.chief, other.arbiter, other.displays[0]):
+            ws = await connect(setup.ws_url)
+            await ws.send(json.dumps({"t": "hello", "d": {"token": token}}))
+            error = json.loads(await asyncio.wait_for(ws.recv(), 5))
+            with pytest.raises(ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 5)
+            assert closed.value.rcvd is not None
+            answers.append((error, closed.value.rcvd.code, closed.value.rcvd.reason))
+        refused = "this token is not valid"
+        assert answers[0] == (
+            {"t": "error", "seq": 0, "d": {"code": "forbidden", "reason": refused}},
+            4401, refused,
+        )
+        assert all(answer == answers[0] for answer in answers), answers
 
 
 async def test_the_default_hello_timeout_is_five_seconds() -> None:
@@ -732,14 +759,43 @@ async def slow_socket(url: str, token: str) -> ClientConnection:
     return ws
 
 
-@pytest.mark.parametrize("window_s", [10.0, 0.0], ids=["closed-4429", "resynced"])
+async def connection_named(server: RunningServer, name: str) -> weakref.ref[Any]:
+    """A weak reference to the server's connection of the client ``name``."""
+
+    async def find() -> weakref.ref[Any]:
+        hub = server.app.state.hub
+        found = [c for room in hub.rooms.values() for c in room if c.name == name]
+        assert len(found) == 1, found
+        return weakref.ref(found[0])
+
+    return await asyncio.to_thread(server.call, find)
+
+
+async def released(server: RunningServer, connection: weakref.ref[Any]) -> bool:
+    """Whether the server let go of ``connection`` (its task, queue and pending
+    send), within a second."""
+
+    async def gone() -> bool:
+        gc.collect()
+        return connection() is None
+
+    for _ in range(50):
+        if await asyncio.to_thread(server.call, gone):
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+@pytest.mark.parametrize("window_s", [10.0, 0.0], ids=["dropped-4429", "resynced"])
 async def test_a_slow_display_delays_nobody_and_is_resynced_or_dropped(
     tmp_path: Path, window_s: float
 ) -> None:
     """A display that reads nothing: the others get everything at once, and the slow
     one is resynced (its queue replaced by a snapshot) and, when it overflows again
-    within `resync_window_s` (10 s), closed with 4429. With a window of 0 it is
-    only ever resynced: every snapshot is followed by the events after it."""
+    within `resync_window_s` (10 s), dropped ("too slow", 4429): its socket takes no
+    more frames, so no close frame could reach it, and the server cuts it off and
+    lets go of it at once, not when (if ever) it reads again. With a window of 0
+    it is only ever resynced: every snapshot is followed by the events after it."""
     async with served(tmp_path / "log.db", ManualTime()) as server:
         setup = await asyncio.to_thread(make_playoff, server, 3)
         hub = server.app.state.hub
@@ -761,6 +817,7 @@ async def test_a_slow_display_delays_nobody_and_is_resynced_or_dropped(
         async with asyncio.timeout(5):
             while await asyncio.to_thread(server.call, in_room) < 6:
                 await asyncio.sleep(0.01)
+        slow_connection = await connection_named(server, "slow")
 
         readers = [Reader(c) for c in fast]
         # 90 commands of ~60 KB each: ~5.4 MB for each display, more than the slow
@@ -794,6 +851,9 @@ async def test_a_slow_display_delays_nobody_and_is_resynced_or_dropped(
         # ... and were never resynced: their only snapshot is the first one.
         assert [sum(m.t == "snapshot" for m in r.seen) for r in readers] == [1, 1]
         assert not any(m.t == "reconnected" for r in readers for m in r.seen)
+        if window_s:  # before the slow one reads anything more
+            assert await asyncio.to_thread(server.call, in_room) == 5
+            assert await released(server, slow_connection)
 
         # The slow one was dropped with 4429, or resynced (a later snapshot).
         frames: list[dict[str, Any]] = []
@@ -808,11 +868,10 @@ async def test_a_slow_display_delays_nobody_and_is_resynced_or_dropped(
         assert kinds[:2] == [("welcome", paused.seqs[-1]), ("snapshot", paused.seqs[-1])]
         seqs = [f["seq"] for f in frames if f["t"] == "event"]
         if window_s:
-            assert code == 4429, kinds
-            # It got the events its socket took before it stalled, in order, then the close.
+            assert code is None, code  # cut off: no close frame
+            # It got the events its socket took before it stalled, in order, then the end.
             assert seqs == list(range(paused.seqs[-1] + 1, paused.seqs[-1] + 1 + len(seqs)))
             assert len(seqs) < commands
-            assert await asyncio.to_thread(server.call, in_room) == 5
         else:
             assert code is None, code
             resyncs = [f for f in frames[2:] if f["t"] == "snapshot"]
@@ -830,6 +889,81 @@ async def test_a_slow_display_delays_nobody_and_is_resynced_or_dropped(
             assert resyncs[-1]["d"]["state"]["seq"] == resyncs[-1]["seq"]
             assert await asyncio.to_thread(server.call, in_room) == 6
         for client in (*arbiters, *fast):
+            await client.close()
+        await slow.close()
+
+
+async def test_a_resync_keeps_the_answers_to_an_arbiters_commands(tmp_path: Path) -> None:
+    """An arbiter's connection that stops reading while it sends commands: its
+    resyncs replace the events and views it has not read with a snapshot, never the
+    `ack` or `error` of a command; each answer comes once, after its events (or a
+    snapshot holding them)."""
+    async with served(tmp_path / "log.db", ManualTime()) as server:
+        setup = await asyncio.to_thread(make_playoff, server, 0)
+        hub = server.app.state.hub
+        hub.resync_window_s = 0.0  # only ever resynced, never dropped
+        arbiters = [setup.client(setup.arbiter, f"arbiter-{n}") for n in range(3)]
+        for client in arbiters:
+            await client.connect()
+        await arbiters[0].command("start-clock", match=1, game=1)
+        await arbiters[0].command("pause", match=1, game=1)
+        hub.queue_size = 4  # for the connections made from now on: the slow one
+        slow = await slow_socket(setup.ws_url, setup.arbiter)
+
+        async def in_room() -> int:
+            count: int = hub.count(setup.playoff_id)
+            return count
+
+        async with asyncio.timeout(5):
+            while await asyncio.to_thread(server.call, in_room) < 4:
+                await asyncio.sleep(0.01)
+        # Its own commands, among 90 of ~60 KB each by the others (more than its
+        # socket buffers hold): an accepted one, a refused one, an accepted one.
+        own = {
+            30: ("s-1", {"type": "adjust", "match": 1, "game": 1, "side": "white",
+                         "delta_ms": 1, "reason": "slow"}),
+            60: ("s-2", {"type": "press", "match": 1, "game": 9, "side": "white"}),
+            85: ("s-3", {"type": "adjust", "match": 1, "game": 1, "side": "black",
+                         "delta_ms": 1, "reason": "slow"}),
+        }
+        for n in range(90):
+            if n in own:
+                command_id, payload = own[n]
+                await slow.send(cmd(command_id, **payload))
+            await arbiters[n % 3].command(
+                "adjust", match=1, game=1, side="white" if n % 2 else "black",
+                delta_ms=1_000, reason=f"{n} " + "z" * 60_000,
+            )
+        last = await asyncio.to_thread(setup.seq)
+        frames: list[dict[str, Any]] = []
+        async with asyncio.timeout(20):
+            while not any(f["t"] in ("event", "snapshot") and f["seq"] == last for f in frames):
+                frames.append(json.loads(await slow.recv()))
+        with contextlib.suppress(TimeoutError):  # and whatever follows
+            while True:
+                frames.append(json.loads(await asyncio.wait_for(slow.recv(), 1)))
+        answers: dict[str, list[int]] = {}
+        for index, frame in enumerate(frames):
+            if frame["t"] in ("ack", "error") and "id" in frame:
+                answers.setdefault(frame["id"], []).append(index)
+        assert sorted(answers) == ["s-1", "s-2", "s-3"]
+        assert all(len(at) == 1 for at in answers.values()), answers
+        resyncs = [f for f in frames[2:] if f["t"] == "snapshot"]
+        assert resyncs, "the slow arbiter was never resynced"
+        got = {command_id: frames[at[0]] for command_id, at in answers.items()}
+        assert [got[i]["t"] for i in ("s-1", "s-2", "s-3")] == ["ack", "error", "ack"]
+        assert got["s-2"]["d"]["code"] == "conflict"
+        for command_id in ("s-1", "s-3"):
+            # Its events came before it, as events or in a snapshot.
+            before = frames[: answers[command_id][0]]
+            seen = max(f["seq"] for f in before if f["t"] in ("event", "snapshot"))
+            assert max(got[command_id]["d"]["seqs"]) <= seen, command_id
+        for frame in frames:  # no frame claims an event not sent before it
+            if frame["t"] in ("ack", "error", "ping"):
+                index = frames.index(frame)
+                seen = max(f["seq"] for f in frames[:index] if f["t"] in ("event", "snapshot"))
+                assert frame["seq"] <= seen, frame
+        for client in arbiters:
             await client.close()
         await slow.close()
 

@@ -289,8 +289,9 @@ export function drawsHtml(draws, checked) {
 }
 
 export function overridesHtml(overrides, ui) {
-  const forms = [overrides.move_start, overrides.postpone, overrides.time_control, overrides.deadline]
-    .filter(Boolean);
+  const forms = [overrides.move_start, overrides.postpone, overrides.time_control,
+    overrides.restore_time_control, overrides.deadline]
+    .filter((form) => form && (!form.role || form.role === ui.role));
   const sections = forms.map((form) => `
       <details class="override" id="ov-${esc(form.name)}" data-testid="${esc(form.name)}"${form.open ? " open" : ""}>
         <summary class="btn btn-quiet">${esc(form.title)}</summary>

@@ -1,4 +1,4 @@
-/* The hall display of one play-off: /display/{playoff}?key=<display key>.
+/* The hall display of one play-off: /display/{playoff}#key=<display key>.
  *
  * The page renders the hall view the server computes (orchestrator/views/hall.py)
  * and decides nothing: which games are on, which game is next, which break is in
@@ -8,8 +8,11 @@
  * connection measures it. While the link is down every clock stands still and the
  * page says, in large type, that it is offline and its clocks are stopped.
  *
- * The key goes in the websocket's first frame, never in a URL the page requests;
- * the page makes no REST reads (docs/protocol.md).
+ * The key is in the address's fragment, which the browser never sends: the page
+ * hands it to the server in the websocket's first frame only, never in a URL it
+ * requests; the page makes no REST reads (docs/protocol.md). An old link with
+ * ?key= still works, and the page puts its key into the fragment at once, so that
+ * a reload or a bookmark does not send it again.
  */
 
 import { PlayoffConnection } from "../common/connection.js";
@@ -22,7 +25,22 @@ import { tickClocks, tickCountdowns } from "./tick.js";
 const where = /^(.*)\/display\/([^/]+)\/?$/.exec(location.pathname);
 const prefix = where ? where[1] : "";
 const playoffId = where ? decodeURIComponent(where[2]) : "";
-const key = new URLSearchParams(location.search).get("key") || "";
+const key = takeKey();
+
+/** The display key, from the fragment (#key=...) or an old link's query (?key=...). */
+function takeKey() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const found = fragment.get("key") || query.get("key") || "";
+  if (query.has("key")) {
+    query.delete("key");
+    if (found) fragment.set("key", found);
+    const search = query.toString();
+    history.replaceState(history.state, "",
+      location.pathname + (search ? `?${search}` : "") + (fragment.toString() ? `#${fragment}` : ""));
+  }
+  return found;
+}
 
 const CONNECTION_TEXT = {
   live: "live",
@@ -118,7 +136,7 @@ setInterval(() => { if (document.hidden) draw(); }, 500);
 if (!playoffId || !key) {
   shown.error = !playoffId
     ? "No play-off in the address."
-    : "No display key: open /display/{playoff}?key=…";
+    : "No display key: open /display/{playoff}#key=…";
   shown.connection = "error";
   const el = document.getElementById("conn");
   setAttr(el, "data-state", "error");

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from orchestrator.service import Service
 
@@ -14,14 +15,22 @@ def get_service(request: Request) -> Service:
     return service
 
 
-def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+# Declared as a security scheme, so that the OpenAPI description says which routes
+# need a token and how it is sent. A missing or malformed header is no token: the
+# service then answers 401 in its own words.
+_scheme = HTTPBearer(
+    auto_error=False,
+    description="An event's token: the chief arbiter's, an arbiter's, or a display key",
+)
+
+
+def bearer(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_scheme)],
+) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header, if any."""
-    if authorization is None:
+    if credentials is None or not credentials.credentials.strip():
         return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
+    return credentials.credentials.strip()
 
 
 ServiceDep = Annotated[Service, Depends(get_service)]

@@ -29,7 +29,8 @@ def router(clients: Path) -> APIRouter:
 
     @pages.get("/display/{playoff_id}", include_in_schema=False, response_model=None)
     async def display(playoff_id: str) -> FileResponse | HTMLResponse:
-        """The hall display: ``/display/{playoff}?key=<display key>``."""
+        """The hall display: ``/display/{playoff}#key=<display key>`` (the key stays in
+        the fragment: the browser never sends it, and no log holds it)."""
         return page(clients / "display")
 
     @pages.get("/arbiter/{playoff_id}", include_in_schema=False, response_model=None)

@@ -5,81 +5,356 @@ write needs an arbiter's or the chief arbiter's token of that event and is
 logged with who made it. Bad bodies get 422 with the field; a missing or unknown
 token 401, a token of another event or of the wrong role 403; a command that is
 not an allowed transition 409 with the reason.
+
+JSON bodies are read strictly (:mod:`playoff_formats.io.strict_json`): NaN,
+Infinity, repeated keys, overlong numbers and deep nesting are 422 with the JSON
+path and the line and column. Every answer, errors included, is declared in the
+OpenAPI description with its model.
 """
 
 from __future__ import annotations
 
-import json
+import copy
 import re
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.auth import Role
 from orchestrator.commands import Command, CommandBase, Route, client_commands
 from orchestrator.creation import PlayoffOptions
 from orchestrator.pgn import playoff_pgn
+from orchestrator.service import Request as IdempotentRequest
 from orchestrator.service import Service
 from orchestrator.state import PlayoffState, playoff_stream
 from orchestrator.views import arbiter_view, hall_view, playoff_view
+from orchestrator.views.arbiter import ArbiterView
+from orchestrator.views.hall import HallView
 from playoff_formats.errors import InputError
-from playoff_formats.io.json_event import parse_event
+from playoff_formats.io.json_event import event_json_schema, parse_event
+from playoff_formats.io.strict_json import load_json
 from playoff_formats.io.trf import parse_trf
-from playoff_formats.model import Event
+from playoff_formats.model import (
+    MAX_BOARD_COUNT,
+    MAX_ID,
+    AwareInstant,
+    Event,
+    Ref,
+)
 from playoff_formats.placings import final_placings
+from playoff_formats.regulations import regulation_names, regulation_ranks, regulations_for
 
-router = APIRouter(prefix="/api")
+MAX_LABEL = 100
+"""Characters in a token's label."""
+MAX_PLACES = 1000
+"""Prizes or tour points by place, at most."""
+MAX_MONEY = 10**12
+"""The largest prize (in any currency) or number of tour points."""
+MAX_SEQ = 2**62
+"""The largest sequence number a log can reach (SQLite integers are 64 bits)."""
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class Problem(BaseModel):
+    """One problem with a request: where (``loc``: ``body``, ``path`` or ``query``,
+    then the JSON path of the field) and why; ``line`` and ``column`` where the text
+    is known to go wrong."""
+
+    model_config = ConfigDict(extra="allow")
+
+    loc: list[str | int]
+    msg: str
+    type: str
+    line: int | None = None
+    column: int | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: the reason in words, or the problems with the request."""
+
+    detail: str | list[Problem]
+
+
+_WHY = {
+    401: "No token, or a token this service never issued",
+    403: "A token of another event, or without the right to do this",
+    404: "No such event or play-off",
+    409: "Not allowed now: the reason says why",
+    413: "The body is larger than the service accepts (README, Limits)",
+    422: "A body, path or query that does not validate: where and why",
+    429: "Too many failed attempts from this address: wait, then try again",
+    503: "In the log, but not loaded at start-up: tell the service's administrator",
+}
+
+
+_REF = "#/components/schemas/{model}"
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of these refusals, each with :class:`ErrorBody`."""
+    return {status: {"model": ErrorBody, "description": _WHY[status]} for status in statuses}
+
+
+def _json_error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The same, said to be JSON outright: on a route whose answer is not JSON, a
+    "model" would be described in the answer's media type."""
+    schema = {"$ref": _REF.format(model=ErrorBody.__name__)}
+    return {
+        status: {"description": _WHY[status], "content": {"application/json": {"schema": schema}}}
+        for status in statuses
+    }
+
+
+_WITH_TOKEN = (401, 403, 404, 409, 413, 422, 429, 503)
+_UPLOAD_ERRORS = error_responses(413, 422)
+_TOKEN_ERRORS = error_responses(*_WITH_TOKEN)
+
+
+class _StrictJsonRequest(Request):
+    """A request whose JSON body is read by :func:`load_json`, refusals being 422."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_strict_json"):
+            self._strict_json = _json_value(await self.body())
+        return self._strict_json
+
+
+class StrictJsonRoute(APIRoute):
+    """A route reading JSON bodies strictly. Refusals are raised as an
+    :class:`HTTPException`, which FastAPI's body reading passes on as it is (any
+    other error there would become a bare 400)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(_StrictJsonRequest(request.scope, request.receive))
+
+        return strict
+
+
+def _json_value(raw: bytes) -> Any:
+    try:
+        return load_json(_text(raw))
+    except InputError as exc:
+        raise HTTPException(status_code=422, detail=problems(exc)) from None
+
+
+def _text(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the body is not UTF-8 text (byte {exc.start})") from None
+
+
+def problems(exc: InputError) -> list[dict[str, Any]]:
+    """An :class:`InputError` as the ``detail`` of a 422 answer."""
+    return [{
+        "loc": ["body", *_path_parts(exc.path)],
+        "msg": exc.reason,
+        "type": "input_error",
+        "line": exc.line,
+        "column": exc.column,
+    }]
+
+
+def _path_parts(path: str | None) -> list[str | int]:
+    if not path:
+        return []
+    parts: list[str | int] = []
+    for piece in path.replace("]", "").replace("[", ".").split("."):
+        if piece:
+            parts.append(int(piece) if piece.isdigit() else piece)
+    return parts
+
+
+router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
+
+
+# --------------------------------------------------------------------------- bodies
 
 
 class Body_(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+Money = Annotated[float, Field(ge=0, le=MAX_MONEY)]
 
 
 class TokenRequest(Body_):
     role: Literal["arbiter", "display"]
-    label: str = Field(default="", max_length=100)
+    label: str = Field(default="", max_length=MAX_LABEL)
 
 
 class PlayoffRequest(Body_):
-    prizes: list[Annotated[float, Field(ge=0)]] = Field(default_factory=list)
-    points: list[Annotated[float, Field(ge=0)]] = Field(default_factory=list)
-    deadline: AwareDatetime | None = None
-    not_before: AwareDatetime | None = None
+    prizes: list[Money] = Field(default_factory=list, max_length=MAX_PLACES)
+    points: list[Money] = Field(default_factory=list, max_length=MAX_PLACES)
+    deadline: AwareInstant | None = None
+    not_before: AwareInstant | None = None
     generic: bool = False
 
 
 class ExtraBoardsRequest(Body_):
-    home: str
-    away: str
-    scheduled: int = Field(ge=1, description="Boards scheduled in the match")
-    competition: str | None = Field(default=None, description="hubert-phillips-bowl")
-    stage_boards: int | None = Field(default=None, ge=1)
+    home: Ref
+    away: Ref
+    scheduled: int = Field(ge=1, le=MAX_BOARD_COUNT, description="Boards scheduled in the match")
+    competition: str | None = Field(
+        default=None, max_length=MAX_ID, description="hubert-phillips-bowl"
+    )
+    stage_boards: int | None = Field(default=None, ge=1, le=MAX_BOARD_COUNT)
+
+
+# --------------------------------------------------------------------------- answers
+
+
+class _Open(BaseModel):
+    """An answer whose objects may carry more than the fields described."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class EventCreatedAnswer(BaseModel):
+    id: str
+    chief_token: str = Field(description="The chief arbiter's token, shown this once")
+
+
+class EventAnswer(BaseModel):
+    id: str
+    seq: int
+    name: str
+    kind: Literal["individual", "team"]
+    regulation: str
+    playoffs: list[str]
+
+
+class TokenAnswer(BaseModel):
+    role: Literal["arbiter", "display"]
+    token: str
+
+
+class StandingsAnswer(_Open):
+    regulation: str
+    standings: list[dict[str, Any]]
+    playoff: list[str]
+    unresolved: list[list[str]]
+    explanation: list[str]
+    steps: list[dict[str, Any]]
+
+
+class PlayoffAnswer(_Open):
+    """The play-off: a knock-out (bracket, games, draws) or extra boards."""
+
+    id: str
+    kind: Literal["knock-out", "extra-boards"]
+    event_id: str
+    seq: int
+    regulation: str
+    name: str
+    names: dict[str, str]
+    schedule: dict[str, Any] | None
+    changes: list[dict[str, Any]]
+    updated_at: str | None
+
+
+class LoggedEvent(_Open):
+    """An event as logged, with what travels beside it (a clock as it stands...)."""
+
+    stream: str
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str | None
+    recorded_at: str
+    command_id: str | None
+
+
+class CommandAnswer(BaseModel):
+    seq: int = Field(description="The play-off's sequence number after the command")
+    events: list[LoggedEvent]
+
+
+class LogAnswer(BaseModel):
+    events: list[LoggedEvent]
+
+
+class JobsAnswer(BaseModel):
+    jobs: list[dict[str, Any]]
+
+
+class PlacingsAnswer(_Open):
+    players: list[dict[str, Any]]
+    awaiting_playoff: list[str]
+    notes: list[str]
+
+
+class PgnResponse(PlainTextResponse):
+    media_type = "application/x-chess-pgn"
+
+
+IDEMPOTENCY_KEY_PARAMETER: dict[str, Any] = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": (
+        "A key of the client's choosing, scoped to the token that sends it: the same "
+        "request sent again with the same key is answered as the first time, and applied "
+        "once; the key sent with another request (another method, path or body) is "
+        "refused with 422"
+    ),
+    "schema": {"type": "string"},
+}
+"""The ``Idempotency-Key`` header in an OpenAPI description, where a route accepts it."""
 
 
 async def _submit(
     service: Service, playoff_id: str, token: str | None, command: CommandBase, request: Request
 ) -> dict[str, Any]:
     """Run a command for the holder of ``token``: its events as logged, or 409."""
-    state = service.playoff(playoff_id)
-    record = service.authorize(state.event_id, token, write=True)
-    key = request.headers.get("Idempotency-Key")
+    _, record = service.authorize_playoff(
+        playoff_id, token, write=True, address=_address(request)
+    )
+    key = _key(request, command.model_dump(mode="json"))
     # Keys are scoped to the token that sent them, apart from the scheduler's job ids.
-    command_id = f"rest:{record.token_id}:{key}" if key else None
     outcome = await service.execute(
         playoff_id, command, actor=f"{record.role.value}:{record.token_id}",
-        command_id=command_id,
+        command_id=f"rest:{record.token_id}:{key.key}" if key is not None else None,
+        fingerprint=key.fingerprint if key is not None else None,
     )
     return outcome.to_json()
 
 
-def _reader(service: Service, playoff_id: str, token: str | None) -> PlayoffState:
-    state = service.playoff(playoff_id)
-    service.authorize(state.event_id, token, write=False)
+def _reader(
+    service: Service, playoff_id: str, token: str | None, request: Request
+) -> PlayoffState:
+    """The play-off, for the holder of a token of its event (the token checked first)."""
+    state, _ = service.authorize_playoff(
+        playoff_id, token, write=False, address=_address(request)
+    )
     return state
+
+
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client is not None else None
+
+
+def _key(request: Request, body: object) -> IdempotentRequest | None:
+    """The request's ``Idempotency-Key`` with its fingerprint (method, path, body)."""
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        return None
+    if len(key) > 255:
+        raise InputError(
+            "an Idempotency-Key has at most 255 characters", path="Idempotency-Key"
+        )
+    return IdempotentRequest.of(key, request.method, request.url.path, body)
 
 
 # --------------------------------------------------------------------------- events
@@ -89,22 +364,23 @@ def _reader(service: Service, playoff_id: str, token: str | None) -> PlayoffStat
     "/events",
     status_code=201,
     summary="Upload a finished event (JSON event format, or FIDE TRF as text/plain)",
+    response_model=EventCreatedAnswer,
+    responses=_UPLOAD_ERRORS,
     openapi_extra={
+        "parameters": [IDEMPOTENCY_KEY_PARAMETER],
         "requestBody": {
             "required": True,
             "content": {
-                "application/json": {"schema": {"type": "object"}},
-                "text/plain": {"schema": {"type": "string"}},
+                "application/json": {"schema": {"$ref": _REF.format(model="Event")}},
+                "text/plain": {"schema": {
+                    "type": "string", "description": "A FIDE TRF (TRF16 or TRF-2026)",
+                }},
             },
         }
     },
 )
 async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
-    raw = await request.body()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"the body is not UTF-8 text (byte {exc.start})") from None
+    text = _text(await request.body())
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     event: Event
     if kind == "text/plain":
@@ -113,13 +389,34 @@ async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
         event = parse_event(text, "body")
     else:
         raise InputError(f"send application/json or text/plain (TRF), not {kind!r}")
-    state, token = await service.create_event(event)
+    _check_known_regulation(event)
+    key = _key(request, text)
+    state, token = await service.create_event(event, key=key)
     return {"id": state.id, "chief_token": token}
 
 
-@router.get("/events/{event_id}", summary="An uploaded event")
-async def get_event(event_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    service.authorize(event_id, token, write=False)
+def _check_known_regulation(event: Event) -> None:
+    # The command line may rank an event by a regulation file of any name; the
+    # service has only its named regulations, so another name is refused here,
+    # before it is logged and refused at every reading of the standings.
+    if regulation_ranks(event.regulation) is not None:
+        return
+    fitting = ", ".join(regulations_for(event)) or "none"
+    raise InputError(
+        f"'{event.regulation[:MAX_ID]}' is not a regulation this service knows; for this "
+        f"event: {fitting} (all: {', '.join(regulation_names())})",
+        path="regulation",
+    )
+
+
+@router.get(
+    "/events/{event_id}", summary="An uploaded event",
+    response_model=EventAnswer, responses=_TOKEN_ERRORS,
+)
+async def get_event(
+    event_id: str, request: Request, service: ServiceDep, token: TokenDep
+) -> dict[str, Any]:
+    service.authorize(event_id, token, write=False, address=_address(request))
     state = service.event(event_id)
     return {
         "id": state.id,
@@ -131,32 +428,47 @@ async def get_event(event_id: str, service: ServiceDep, token: TokenDep) -> dict
     }
 
 
-@router.get("/events/{event_id}/standings", summary="Standings and their explanation")
-async def get_standings(event_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    service.authorize(event_id, token, write=False)
+@router.get(
+    "/events/{event_id}/standings", summary="Standings and their explanation",
+    response_model=StandingsAnswer, responses=_TOKEN_ERRORS,
+)
+async def get_standings(
+    event_id: str, request: Request, service: ServiceDep, token: TokenDep
+) -> dict[str, Any]:
+    service.authorize(event_id, token, write=False, address=_address(request))
     return service.standings(event_id).to_json()
 
 
-@router.post("/events/{event_id}/tokens", status_code=201, summary="Issue an arbiter token")
+@router.post(
+    "/events/{event_id}/tokens", status_code=201, summary="Issue an arbiter token",
+    response_model=TokenAnswer, responses=_TOKEN_ERRORS,
+    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
+)
 async def issue_token(
-    event_id: str, body: TokenRequest, service: ServiceDep, token: TokenDep
+    event_id: str, body: TokenRequest, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, str]:
-    record = service.authorize(event_id, token, write=True)
+    record = service.authorize(event_id, token, write=True, address=_address(request))
     service.require_chief(record)
-    issued = await service.issue_token(event_id, Role(body.role), body.label, "chief")
+    issued = await service.issue_token(
+        event_id, Role(body.role), body.label, "chief",
+        key=_key(request, body.model_dump(mode="json")),
+    )
     return {"role": body.role, "token": issued}
 
 
 @router.post(
-    "/events/{event_id}/playoff", status_code=201, summary="Build the required play-off"
+    "/events/{event_id}/playoff", status_code=201, summary="Build the required play-off",
+    response_model=PlayoffAnswer, responses=_TOKEN_ERRORS,
+    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
 )
 async def create_playoff(
     event_id: str,
+    request: Request,
     service: ServiceDep,
     token: TokenDep,
     body: Annotated[PlayoffRequest | None, Body()] = None,
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=True)
+    record = service.authorize(event_id, token, write=True, address=_address(request))
     options = body or PlayoffRequest()
     state = await service.create_playoff(
         event_id,
@@ -168,6 +480,7 @@ async def create_playoff(
             generic=options.generic,
         ),
         actor=f"{record.role.value}:{record.token_id}",
+        key=_key(request, options.model_dump(mode="json")),
     )
     return playoff_view(state, service.schedule_of(state))
 
@@ -175,14 +488,18 @@ async def create_playoff(
 @router.post(
     "/events/{event_id}/extra-boards", status_code=201,
     summary="Extra boards for a tied bridge knock-out match (EBU 143.2.1)",
+    response_model=PlayoffAnswer, responses=_TOKEN_ERRORS,
+    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
 )
 async def create_extra_boards(
-    event_id: str, body: ExtraBoardsRequest, service: ServiceDep, token: TokenDep
+    event_id: str, body: ExtraBoardsRequest, request: Request, service: ServiceDep,
+    token: TokenDep,
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=True)
+    record = service.authorize(event_id, token, write=True, address=_address(request))
     state = await service.create_extra_boards(
         event_id, body.home, body.away, body.scheduled, body.competition, body.stage_boards,
         actor=f"{record.role.value}:{record.token_id}",
+        key=_key(request, body.model_dump(mode="json")),
     )
     return playoff_view(state, service.schedule_of(state))
 
@@ -190,28 +507,39 @@ async def create_extra_boards(
 # --------------------------------------------------------------------------- play-offs
 
 
-@router.get("/playoffs/{playoff_id}", summary="The play-off: bracket, schedule and results")
-async def get_playoff(playoff_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    state = _reader(service, playoff_id, token)
+@router.get(
+    "/playoffs/{playoff_id}", summary="The play-off: bracket, schedule and results",
+    response_model=PlayoffAnswer, responses=_TOKEN_ERRORS,
+)
+async def get_playoff(
+    playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
+) -> dict[str, Any]:
+    state = _reader(service, playoff_id, token, request)
     return playoff_view(state, service.schedule_of(state))
 
 
-@router.get("/playoffs/{playoff_id}/view", summary="What a screen shows now (a view frame's data)")
+@router.get(
+    "/playoffs/{playoff_id}/view", summary="What a screen shows now (a view frame's data)",
+    response_model=HallView | ArbiterView, responses=_TOKEN_ERRORS,
+)
 async def get_view(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep,
     kind: Literal["hall", "arbiter"] = "hall",
 ) -> dict[str, Any]:
-    state = _reader(service, playoff_id, token)
+    state = _reader(service, playoff_id, token, request)
     hub = request.app.state.hub
     ctx = hub.view_context(state)
     return hall_view(state, ctx) if kind == "hall" else arbiter_view(state, ctx)
 
 
-@router.get("/playoffs/{playoff_id}/jobs", summary="The timed transitions waiting to fire")
+@router.get(
+    "/playoffs/{playoff_id}/jobs", summary="The timed transitions waiting to fire",
+    response_model=JobsAnswer, responses=_TOKEN_ERRORS,
+)
 async def get_jobs(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, Any]:
-    _reader(service, playoff_id, token)
+    _reader(service, playoff_id, token, request)
     scheduler = request.app.state.scheduler
     return {
         "jobs": [
@@ -221,33 +549,48 @@ async def get_jobs(
     }
 
 
-@router.get("/playoffs/{playoff_id}/events", summary="The play-off's log, for audit")
+@router.get(
+    "/playoffs/{playoff_id}/events", summary="The play-off's log, for audit",
+    response_model=LogAnswer, responses=_TOKEN_ERRORS,
+)
 async def get_log(
     playoff_id: str,
+    request: Request,
     service: ServiceDep,
     token: TokenDep,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
     limit: Annotated[int | None, Query(ge=1, le=10_000)] = None,
 ) -> dict[str, Any]:
-    _reader(service, playoff_id, token)
+    _reader(service, playoff_id, token, request)
     events = await service.store.read(playoff_stream(playoff_id), after=after, limit=limit)
     return {"events": [e.to_json() for e in events]}
 
 
 @router.get(
     "/playoffs/{playoff_id}/pgn",
-    response_class=PlainTextResponse,
+    response_class=PgnResponse,
     summary="The play-off games as PGN",
+    responses={
+        200: {"content": {PgnResponse.media_type: {"schema": {"type": "string"}}}},
+        **_json_error_responses(*_WITH_TOKEN),
+    },
 )
-async def get_pgn(playoff_id: str, service: ServiceDep, token: TokenDep) -> PlainTextResponse:
-    state = _reader(service, playoff_id, token)
+async def get_pgn(
+    playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
+) -> PgnResponse:
+    state = _reader(service, playoff_id, token, request)
     name = service.event(state.event_id).event.name
-    return PlainTextResponse(playoff_pgn(state, name), media_type="application/x-chess-pgn")
+    return PgnResponse(playoff_pgn(state, name))
 
 
-@router.get("/playoffs/{playoff_id}/placings", summary="Final places, prize money, points")
-async def get_placings(playoff_id: str, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
-    state = _reader(service, playoff_id, token)
+@router.get(
+    "/playoffs/{playoff_id}/placings", summary="Final places, prize money, points",
+    response_model=PlacingsAnswer, responses=_TOKEN_ERRORS,
+)
+async def get_placings(
+    playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
+) -> dict[str, Any]:
+    state = _reader(service, playoff_id, token, request)
     standings = service.standings(state.event_id)
     return final_placings(standings, state.chess, state.prizes, state.points).to_json()
 
@@ -255,6 +598,8 @@ async def get_placings(playoff_id: str, service: ServiceDep, token: TokenDep) ->
 @router.post(
     "/playoffs/{playoff_id}/commands", status_code=201,
     summary="Any command (the same as a websocket command's payload)",
+    response_model=CommandAnswer, responses=_TOKEN_ERRORS,
+    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
 )
 async def run_command(
     playoff_id: str, command: Annotated[Command, Body()], request: Request,
@@ -267,15 +612,19 @@ def _route(command: type[CommandBase], route: Route) -> None:
     """The per-verb route of a command: its path names some fields, its body the rest."""
     in_path = tuple(re.findall(r"{(\w+)}", route.path))
     type_ = command.model_fields["type"].default
-    schema = command.model_json_schema()
+    schema = command.model_json_schema(ref_template=_REF)
+    _COMPONENTS.update(schema.pop("$defs", {}))
+    properties = schema.get("properties", {})
     body_schema = {
         **schema,
         "properties": {
-            k: v for k, v in schema.get("properties", {}).items()
-            if k not in in_path and k != "type"
+            k: v for k, v in properties.items() if k not in in_path and k != "type"
         },
         "required": [k for k in schema.get("required", []) if k not in in_path and k != "type"],
     }
+    parameters = [
+        {"name": k, "in": "path", "required": True, "schema": properties[k]} for k in in_path
+    ]
 
     async def endpoint(
         playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
@@ -299,13 +648,19 @@ def _route(command: type[CommandBase], route: Route) -> None:
         return await _submit(service, playoff_id, token, parsed, request)
 
     endpoint.__name__ = type_.replace("-", "_")
+    path = "/playoffs/{playoff_id}" + route.path
+    _VERB_ROUTES.append((router.prefix + path, route.method.lower()))
     router.add_api_route(
-        "/playoffs/{playoff_id}" + route.path, endpoint, methods=[route.method],
+        path, endpoint, methods=[route.method],
         status_code=201 if route.method == "POST" else 200, summary=route.summary,
-        openapi_extra={"requestBody": {
-            "required": bool(body_schema["required"]),
-            "content": {"application/json": {"schema": body_schema}},
-        }},
+        response_model=CommandAnswer, responses=_TOKEN_ERRORS,
+        openapi_extra={
+            "parameters": [*parameters, IDEMPOTENCY_KEY_PARAMETER],
+            "requestBody": {
+                "required": bool(body_schema["required"]),
+                "content": {"application/json": {"schema": body_schema}},
+            },
+        },
     )
 
 
@@ -313,17 +668,71 @@ async def _json_body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if not raw.strip():
         return {}
-    try:
-        body = json.loads(raw)
-    except ValueError as exc:
-        raise RequestValidationError([{
-            "loc": ("body",), "msg": f"JSON decode error: {exc}", "type": "json_invalid",
-        }]) from None
+    body = load_json(_text(raw))
     if not isinstance(body, dict):
         raise RequestValidationError([{
             "loc": ("body",), "msg": "the body must be a JSON object", "type": "dict_type",
         }])
     return body
+
+
+# --------------------------------------------------------------------------- OpenAPI
+
+_COMPONENTS: dict[str, Any] = {}
+"""Schemas the commands' routes refer to beyond those FastAPI finds itself."""
+_VERB_ROUTES: list[tuple[str, str]] = []
+"""The commands' own routes, as (path, method) of the OpenAPI description."""
+
+
+def _event_components() -> dict[str, Any]:
+    schema = event_json_schema(ref_template=_REF)
+    components: dict[str, Any] = schema.pop("$defs", {})
+    components["Event"] = schema
+    return components
+
+
+def complete_openapi(document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` (FastAPI's OpenAPI description) with the schemas that the
+    routes' own descriptions refer to: the event format and the commands' parts.
+
+    A name FastAPI already uses for another schema is given a prefix, and the
+    references of those routes follow.
+    """
+    schemas: dict[str, Any] = document.setdefault("components", {}).setdefault("schemas", {})
+    paths: dict[str, Any] = document.get("paths", {})
+    upload = [("/api/events", "post")]
+    for prefix, extra, operations in (
+        ("Event", _event_components(), upload), ("Command", _COMPONENTS, _VERB_ROUTES)
+    ):
+        renamed = {
+            name: f"{prefix}{name}"
+            for name, schema in extra.items()
+            if name in schemas and schemas[name] != schema
+        }
+        for name, schema in extra.items():
+            schemas[renamed.get(name, name)] = _renamed(copy.deepcopy(schema), renamed)
+        for path, method in operations:
+            operation = paths.get(path, {}).get(method)
+            if operation is not None:
+                paths[path][method] = _renamed(copy.deepcopy(operation), renamed)
+    return document
+
+
+def _renamed(node: Any, renamed: dict[str, str]) -> Any:
+    if not renamed:
+        return node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and value.startswith("#/components/schemas/"):
+                name = value.rsplit("/", 1)[1]
+                if name in renamed:
+                    node[key] = _REF.format(model=renamed[name])
+            else:
+                _renamed(value, renamed)
+    elif isinstance(node, list):
+        for item in node:
+            _renamed(item, renamed)
+    return node
 
 
 for _command in client_commands():

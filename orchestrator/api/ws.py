@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -13,14 +13,46 @@ from pydantic import ValidationError
 from orchestrator.commands import parse_command
 from orchestrator.errors import ServiceError
 from orchestrator.hub import Connection, Hub, ViewKind, encode
-from orchestrator.service import Service
-from playoff_formats.errors import PlayoffError
+from orchestrator.service import Request, Service
+from playoff_formats.errors import InputError, PlayoffError
+from playoff_formats.io.strict_json import load_json
 
 router = APIRouter()
 
 HELLO_TIMEOUT_S = 5.0
 COMMAND_RATE = 20.0
 COMMAND_BURST = 40.0
+BAD_TOKEN = "this token is not valid"
+"""The one answer to every token refused: unknown, missing, or another event's (which
+would otherwise tell whoever holds it that it is valid somewhere)."""
+
+
+class _Transport(Protocol):
+    def abort(self) -> None: ...
+
+
+class _Socket:
+    """The hub's handle on one websocket: it sends and closes as the app does, and
+    can cut the connection off, which ASGI has no message for."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        # Bound once: the hub sends every frame through them.
+        self.send_text = websocket.send_text
+        self.close = websocket.close
+        self._transport = _transport_of(websocket)
+
+    def abort(self) -> None:
+        if self._transport is not None:
+            self._transport.abort()
+
+
+def _transport_of(websocket: WebSocket) -> _Transport | None:
+    """The connection's transport. uvicorn's websocket protocols hand the app their
+    own ``receive`` and hold it; under a server that does not, a connection is only
+    ever closed, never cut off."""
+    server = getattr(websocket._receive, "__self__", None)
+    transport = getattr(server, "transport", None)
+    return transport if callable(getattr(transport, "abort", None)) else None
 
 
 class _Bucket:
@@ -55,17 +87,22 @@ async def playoff_socket(websocket: WebSocket, playoff_id: str) -> None:
     if not isinstance(hello, dict) or hello.get("t") != "hello" or not isinstance(d, dict):
         await websocket.close(code=4408, reason="send hello first")
         return
+    # The token first: nobody without one learns whether a play-off id exists.
+    address = websocket.client.host if websocket.client is not None else None
     try:
-        state = service.playoff(playoff_id)
-        record = service.authorize(state.event_id, str(d.get("token") or ""), write=False)
+        state, record = service.authorize_playoff(
+            playoff_id, str(d.get("token") or ""), write=False, address=address
+        )
     except ServiceError as exc:
-        code = 4404 if exc.status == 404 else 4401
-        await websocket.send_text(encode("error", 0, {"code": "forbidden", "reason": exc.reason}))
-        await websocket.close(code=code, reason=exc.reason[:120])
+        if exc.status == 404:
+            await _refuse_hello(websocket, 4404, exc.reason)
+        else:
+            await _refuse_hello(websocket, 4401, BAD_TOKEN)
         return
 
+    socket = _Socket(websocket)
     connection = Connection(
-        hub=hub, socket=websocket, playoff_id=playoff_id, role=record.role,
+        hub=hub, socket=socket, playoff_id=playoff_id, role=record.role,
         token_id=record.token_id, name=str(d.get("client") or ""), queue_size=hub.queue_size,
         view=ViewKind.for_role(record.role, d.get("view")),
     )
@@ -75,11 +112,19 @@ async def playoff_socket(websocket: WebSocket, playoff_id: str) -> None:
         "role": record.role.value, "server_ms": service.time.server_ms(),
         "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
     }))
-    await _catch_up(service, hub, connection, last_seq)
     try:
+        await _catch_up(service, hub, connection, last_seq)
         await _receive(service, hub, connection, websocket)
     finally:
         hub.leave(connection)
+        # The server may have closed it behind frames a peer never reads (a
+        # restart's 1012): that peer gets its time to answer, not forever.
+        hub.cut_off_later(socket)
+
+
+async def _refuse_hello(websocket: WebSocket, code: int, reason: str) -> None:
+    await websocket.send_text(encode("error", 0, {"code": "forbidden", "reason": reason}))
+    await websocket.close(code=code, reason=reason[:120])
 
 
 async def _catch_up(
@@ -103,10 +148,10 @@ async def _catch_up(
             frames = [encode("event", logged.seq, logged.wire()) for logged in missed]
             upto = missed[-1].seq if missed else last_seq
         for frame in frames:
-            connection.send(frame)
+            connection.send(frame, replaceable=True)
     else:
         state = service.playoff(connection.playoff_id)
-        connection.send(hub.snapshot_frame(state))
+        connection.send(hub.snapshot_frame(state), replaceable=True)
         upto = state.seq
     connection.release(upto)
     # The view as of the catch-up: the clocks as they stand now, and all the rest.
@@ -140,10 +185,10 @@ async def _receive(
         if text is None:
             _refuse(service, connection, "bad-frame", "a binary frame: frames are JSON text")
             continue
-        try:
-            frame = json.loads(text)
-        except json.JSONDecodeError as exc:
-            _refuse(service, connection, "bad-frame", f"not JSON: {exc.msg}")
+        try:  # read as strictly as a REST body: no NaN, no duplicate keys, bounded
+            frame = load_json(text)
+        except InputError as exc:
+            _refuse(service, connection, "bad-frame", exc.describe())
             continue
         if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
             _refuse(service, connection, "bad-frame", 'a frame is an object with "t"')
@@ -187,6 +232,7 @@ async def _command(
         outcome = await service.execute(
             playoff_id, command, actor=f"{connection.role.value}:{connection.token_id}",
             command_id=f"ws:{connection.token_id}:{command_id}",
+            fingerprint=Request.of(command_id, "WS", "cmd", body).fingerprint,
         )
     except (ServiceError, PlayoffError) as exc:
         reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))

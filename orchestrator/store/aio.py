@@ -102,8 +102,11 @@ class AsyncEventStore:
         recorded_at: datetime,
         expected_seq: int | None = None,
         command_id: str | None = None,
+        fingerprint: str | None = None,
     ) -> list[StoredEvent]:
-        request = AppendRequest(stream, tuple(events), actor, recorded_at, expected_seq, command_id)
+        request = AppendRequest(
+            stream, tuple(events), actor, recorded_at, expected_seq, command_id, fingerprint
+        )
         return await self.submit(request)
 
     async def append_atomic(self, requests: Sequence[AppendRequest]) -> list[list[StoredEvent]]:
@@ -181,6 +184,12 @@ class AsyncEventStore:
 
     async def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None:
         return await self._in_reader(lambda: self.store.find_command(stream, command_id))
+
+    async def find_command_anywhere(self, command_id: str) -> list[StoredEvent] | None:
+        return await self._in_reader(lambda: self.store.find_command_anywhere(command_id))
+
+    async def secret(self) -> str:
+        return await self._in_reader(self.store.secret)
 
     async def streams(self, prefix: str | None = None) -> list[str]:
         return await self._in_reader(lambda: self.store.streams(prefix))

@@ -35,6 +35,15 @@ class ConcurrencyError(StoreError):
         self.actual = actual
 
 
+class CommandIdReusedError(StoreError):
+    """A command id already stored for another request (another fingerprint)."""
+
+    def __init__(self, stream: str, command_id: str) -> None:
+        super().__init__(f"command id {command_id!r} of {stream!r} was used for another request")
+        self.stream = stream
+        self.command_id = command_id
+
+
 class InvalidEventError(StoreError, ValueError):
     """An event that cannot be stored as given (bad stream, type, data or time)."""
 
@@ -66,6 +75,9 @@ class StoredEvent:
     actor: str | None
     recorded_at: datetime
     command_id: str | None = None
+    command_fingerprint: str | None = field(default=None, compare=False, repr=False)
+    """On the event carrying ``command_id``: the fingerprint of the request it came
+    with, if one was given."""
 
     def to_json(self) -> JsonObject:
         """A JSON-ready dict (``recorded_at`` as ISO 8601 text)."""
@@ -97,6 +109,10 @@ class AppendRequest:
     recorded_at: datetime
     expected_seq: int | None = None
     command_id: str | None = None
+    fingerprint: str | None = None
+    """What the request was (a hash): a resent ``command_id`` with another fingerprint
+    is refused (:class:`CommandIdReusedError`) rather than answered with the events
+    of the first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +170,7 @@ class EventStore(Protocol):
         recorded_at: datetime,
         expected_seq: int | None = None,
         command_id: str | None = None,
+        fingerprint: str | None = None,
     ) -> list[StoredEvent]:
         """Append several events to one stream atomically (all or nothing).
 
@@ -183,6 +200,14 @@ class EventStore(Protocol):
 
     def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None:
         """The events a command with this id appended to ``stream``, or None."""
+        ...
+
+    def find_command_anywhere(self, command_id: str) -> list[StoredEvent] | None:
+        """The events a command with this id appended, in whichever stream, or None."""
+        ...
+
+    def secret(self) -> str:
+        """The log's own secret, made with it (hex), never shown."""
         ...
 
     def streams(self, prefix: str | None = None) -> list[str]:
@@ -223,6 +248,7 @@ class AsyncEventLog(Protocol):
         recorded_at: datetime,
         expected_seq: int | None = None,
         command_id: str | None = None,
+        fingerprint: str | None = None,
     ) -> list[StoredEvent]: ...
 
     async def append_atomic(self, requests: Sequence[AppendRequest]) -> list[list[StoredEvent]]:
@@ -237,6 +263,10 @@ class AsyncEventLog(Protocol):
     async def last_seq(self, stream: str) -> int: ...
 
     async def find_command(self, stream: str, command_id: str) -> list[StoredEvent] | None: ...
+
+    async def find_command_anywhere(self, command_id: str) -> list[StoredEvent] | None: ...
+
+    async def secret(self) -> str: ...
 
     async def streams(self, prefix: str | None = None) -> list[str]: ...
 

@@ -31,6 +31,7 @@ from orchestrator.store.base import (
     AppendRequest,
     AppendUnit,
     AtomicAppend,
+    CommandIdReusedError,
     ConcurrencyError,
     JsonObject,
     NewEvent,
@@ -74,10 +75,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """,
         f"PRAGMA application_id = {APPLICATION_ID}",
     ),
+    (
+        # A fingerprint of the request a command id was first used for, so that the
+        # same id sent with another request is told apart (an Idempotency-Key reused).
+        "ALTER TABLE events ADD COLUMN command_fingerprint TEXT",
+        # Commands are also found by their id alone (a creation: its stream is new).
+        "CREATE INDEX events_command_id ON events (command_id) WHERE command_id IS NOT NULL",
+        # The service's own secret (to derive what a resent creation answers again).
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        "INSERT INTO meta (name, value) VALUES ('secret', lower(hex(randomblob(32))))",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
-_COLUMNS = "stream, seq, type, data, actor, recorded_at, command_id"
+_COLUMNS = "stream, seq, type, data, actor, recorded_at, command_id, command_fingerprint"
 _STREAMS = """
 WITH RECURSIVE names(name) AS (
     SELECT min(stream) FROM events WHERE stream >= ?
@@ -89,7 +100,7 @@ SELECT name FROM names WHERE name IS NOT NULL
 """
 _INSERT = (
     "INSERT INTO events (stream, seq, type, data, actor, recorded_at, command_id, "
-    "command_events) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "command_events, command_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -269,9 +280,10 @@ class SqliteEventStore:
         recorded_at: datetime,
         expected_seq: int | None = None,
         command_id: str | None = None,
+        fingerprint: str | None = None,
     ) -> list[StoredEvent]:
         request = AppendRequest(
-            stream, tuple(events), actor, recorded_at, expected_seq, command_id
+            stream, tuple(events), actor, recorded_at, expected_seq, command_id, fingerprint
         )
         return self._write(_Prepared(request))
 
@@ -336,11 +348,17 @@ class SqliteEventStore:
         stream, command_id = request.stream, request.command_id
         if command_id is not None:
             row = conn.execute(
-                "SELECT seq, command_events FROM events WHERE stream = ? AND command_id = ?",
+                "SELECT seq, command_events, command_fingerprint FROM events "
+                "WHERE stream = ? AND command_id = ?",
                 (stream, command_id),
             ).fetchone()
             if row is not None:
-                first, count = row[0], row[1] or 1
+                first, count, fingerprint = row[0], row[1] or 1, row[2]
+                if (
+                    request.fingerprint is not None and fingerprint is not None
+                    and request.fingerprint != fingerprint
+                ):
+                    raise CommandIdReusedError(stream, command_id)
                 return _read(conn, stream, first - 1, count)
         last = _last_seq(conn, stream)
         if request.expected_seq is not None and request.expected_seq != last:
@@ -351,12 +369,14 @@ class SqliteEventStore:
             seq = last + 1 + i
             cid = command_id if i == 0 else None
             count = len(prepared.rows) if cid is not None else None
-            rows.append(
-                (stream, seq, type_, text, request.actor, prepared.recorded_text, cid, count)
-            )
-            stored.append(
-                StoredEvent(stream, seq, type_, data, request.actor, prepared.recorded_at, cid)
-            )
+            fingerprint = request.fingerprint if cid is not None else None
+            rows.append((
+                stream, seq, type_, text, request.actor, prepared.recorded_text, cid, count,
+                fingerprint,
+            ))
+            stored.append(StoredEvent(
+                stream, seq, type_, data, request.actor, prepared.recorded_at, cid, fingerprint
+            ))
         conn.executemany(_INSERT, rows)
         return stored
 
@@ -381,6 +401,24 @@ class SqliteEventStore:
             if row is None:
                 return None
             return _read(conn, stream, row[0] - 1, row[1] or 1)
+
+    def find_command_anywhere(self, command_id: str) -> list[StoredEvent] | None:
+        with self._reader() as conn:
+            row = conn.execute(
+                "SELECT stream, seq, command_events FROM events WHERE command_id = ? "
+                "ORDER BY stream LIMIT 1",
+                (command_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            return _read(conn, row[0], row[1] - 1, row[2] or 1)
+
+    def secret(self) -> str:
+        with self._reader() as conn:
+            row = conn.execute("SELECT value FROM meta WHERE name = 'secret'").fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: the log has no secret (schema too old)")
+        return str(row[0])
 
     def streams(self, prefix: str | None = None) -> list[str]:
         # A skip scan of the primary key: one index probe per stream, not per event.
@@ -410,8 +448,8 @@ def _read(
     ).fetchall()
     datas = decode_json_many([row[3] for row in rows])
     return [
-        StoredEvent(s, seq, t, data, a, decode_time(r), c)
-        for (s, seq, t, _, a, r, c), data in zip(rows, datas, strict=True)
+        StoredEvent(s, seq, t, data, a, decode_time(r), c, f)
+        for (s, seq, t, _, a, r, c, f), data in zip(rows, datas, strict=True)
     ]
 
 

@@ -98,6 +98,7 @@ from orchestrator.commands import (
     PauseClock,
     PressClock,
     RecordResult,
+    RestoreTimeControl,
     ResumeClock,
     ScoreBoard,
     ShortenTimeControl,
@@ -663,6 +664,7 @@ class Overrides(_View):
     move_start: Form | None
     postpone: Form | None
     time_control: Form | None
+    restore_time_control: Form | None
     deadline: Form
 
 
@@ -1980,6 +1982,7 @@ class _Builder:
             move_start=self.move_start(movable) if movable else None,
             postpone=self.postpone(movable) if movable else None,
             time_control=self.time_control_form(),
+            restore_time_control=self.restore_time_control_form(),
             deadline=self.deadline(),
         )
 
@@ -2068,7 +2071,40 @@ class _Builder:
             actions=(FormAction(name="tc-submit", label="Shorten",
                                 summary="Shorten the time control to {time_control}",
                                 command={"type": "time-control"}),),
-            enabled=True, open=plan is not None and plan.fits is False,
+            enabled=True, open=plan is not None and plan.fits is False, role="chief",
+        )
+
+    def restore_time_control_form(self) -> Form | None:
+        """A shortening undone: the regulation's time control again (chief arbiter)."""
+        state = self.state
+        if state.playoff is None:
+            return None
+        options = []
+        for match in state.chess.matches:
+            probe = RestoreTimeControl(match=match.id, reason=_PROBE_REASON)
+            if match.bye or self.refusal(probe) is not None:
+                continue
+            options.append(Option(
+                value=str(match.id),
+                label=f"{self.round_name(match)}: back to {match.time_control}",
+                sets={"match": match.id},
+            ))
+        if not options:
+            return None  # nothing shortened that has not begun
+        every = Option(value="", label="Every match shortened and not begun", sets={"match": None})
+        return Form(
+            id="restore-time-control", name="restore-time-control",
+            title="Restore the time control",
+            hint="The regulation's time control again, for matches not begun.",
+            fields=(
+                FormField(name="match", label="Which matches", input="select",
+                          options=(every, *options), test_id="tcr-match"),
+                _reason("tcr-reason"),
+            ),
+            actions=(FormAction(name="tcr-submit", label="Restore",
+                                summary="Restore the regulation's time control",
+                                command={"type": "restore-time-control"}),),
+            enabled=True, role="chief",
         )
 
     def deadline(self) -> Form:

@@ -13,7 +13,6 @@ JSON path of the first problem (``games[3].result``) and says what to write.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Annotated, Any, NoReturn
 
@@ -21,6 +20,8 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from playoff_formats.errors import InputError
+from playoff_formats.io.reasons import clip, generic_reason, json_path, show
+from playoff_formats.io.strict_json import load_json
 from playoff_formats.io.team_json import parse_team_event
 from playoff_formats.io.trf import parse_trf
 from playoff_formats.io.validation import check_regulation_kind, find_event_problem
@@ -33,6 +34,7 @@ from playoff_formats.model import (
     Player,
     Result,
     TeamEvent,
+    stored_context,
 )
 
 __all__ = ["event_json_schema", "load_event", "parse_event", "parse_json_event"]
@@ -71,15 +73,19 @@ def parse_event(
 
     A ``regulation`` that ranks another kind of event (county1980 for an
     individual event, gct2015 for a team event, a chess regulation for bridge
-    matches) is refused at path ``regulation``. ``check_regulation=False`` skips
-    that check, for re-reading an event already stored: a log written before the
-    check must still load, whatever its events name.
+    matches) is refused at path ``regulation``.
+
+    ``check_regulation=False`` is for re-reading an event already stored: a log
+    written before a check must still load, whatever its events name. It skips
+    that check and waives the bounds on sizes, numbers and dates that hold for
+    what enters (:mod:`playoff_formats.model`).
     """
     text = _without_bom(text)
-    data = _load_object(text, source)
+    stored = not check_regulation
+    data = _load_object(text, source, stored=stored)
     kind = _kind_of(data, source)
     if kind == "team":
-        event = parse_team_event(data, text, source)
+        event = parse_team_event(data, text, source, stored=stored)
         if check_regulation:
             check_regulation_kind(event, source, named="regulation" in data)
         return event
@@ -104,12 +110,16 @@ def load_event(text: str, filename: str) -> Event:
     return parse_trf(text, filename)
 
 
-def event_json_schema() -> dict[str, Any]:
-    """The JSON Schema of the event format: individual or team, told apart by ``kind``."""
+def event_json_schema(ref_template: str = "#/$defs/{model}") -> dict[str, Any]:
+    """The JSON Schema of the event format: individual or team, told apart by ``kind``.
+
+    ``ref_template`` places the definitions elsewhere (an OpenAPI document's
+    ``#/components/schemas/{model}``); they stay under ``$defs`` for the caller to move.
+    """
     adapter: TypeAdapter[Event] = TypeAdapter(
         Annotated[IndividualEvent | TeamEvent, Field(discriminator="kind")]
     )
-    schema = adapter.json_schema()
+    schema = adapter.json_schema(ref_template=ref_template)
     schema["title"] = "Event"
     return schema
 
@@ -117,42 +127,13 @@ def event_json_schema() -> dict[str, Any]:
 # --------------------------------------------------------------------------- internals
 
 
-class _DuplicateKeyError(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKeyError(key)
-        result[key] = value
-    return result
-
-
 def _without_bom(text: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _load_object(text: str, source: str | None) -> dict[str, Any]:
-    """Parse the JSON with the standard library, for its line and column on errors."""
-    try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"not valid JSON: {error.msg}", source=source, line=error.lineno, column=error.colno
-        ) from None
-    except _DuplicateKeyError as error:
-        raise InputError(
-            f"the key '{_clip(error.key)}' appears twice in one object; keep only one",
-            source=source,
-        ) from None
-    except RecursionError:
-        raise InputError("not valid JSON: nested too deeply", source=source) from None
-    except ValueError as error:  # for example an integer with too many digits
-        raise InputError(f"not valid JSON: {error}", source=source) from None
+def _load_object(text: str, source: str | None, *, stored: bool = False) -> dict[str, Any]:
+    """Parse the JSON strictly (:mod:`.strict_json`), for the place of every refusal."""
+    data = load_json(text, source, bounded=not stored)
     if not isinstance(data, dict):
         raise InputError(
             f"an event must be a JSON object {{...}}, not {_json_type(data)}", source=source
@@ -164,7 +145,7 @@ def _kind_of(data: dict[str, Any], source: str | None) -> str:
     kind = data.get("kind", "individual")
     if kind not in _KINDS:
         raise InputError(
-            f'{_show(kind)} is not a kind of event; use "individual" or "team"',
+            f'{show(kind)} is not a kind of event; use "individual" or "team"',
             source=source,
             path="kind",
         )
@@ -175,8 +156,9 @@ def _individual_event(
     text: str, source: str | None, *, check_regulation: bool = True
 ) -> IndividualEvent:
     # Strict JSON validation: numbers must be numbers and times must be ISO 8601 text.
+    context = None if check_regulation else stored_context()
     try:
-        event = IndividualEvent.model_validate_json(text, strict=True)
+        event = IndividualEvent.model_validate_json(text, strict=True, context=context)
     except ValidationError as error:
         _refuse_validation(error, source)
     problem = find_event_problem(event)
@@ -203,35 +185,13 @@ def _refuse_validation(error: ValidationError, source: str | None) -> NoReturn:
     if len(errors) > 1:
         more = len(errors) - 1
         reason += f" (and {more} more problem{'s' if more != 1 else ''})"
-    raise InputError(reason, source=source, path=_path(first["loc"]) or None) from None
-
-
-def _path(loc: tuple[int | str, ...]) -> str:
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            path += f".{part}" if path else part
-    return path
+    raise InputError(reason, source=source, path=json_path(first["loc"]) or None) from None
 
 
 _AT_LINE = re.compile(r" at line ([0-9]+) column ([0-9]+)")
 _MODEL_AT: dict[str, type[BaseModel]] = {"players": Player, "games": Game, "byes": Bye}
 _RESULTS = ", ".join(r.value for r in Result)
 _BYE_KINDS = ", ".join(k.value for k in ByeKind)
-_WHAT_IS_EXPECTED = {
-    "string_type": "text in quotes",
-    "int_type": "a whole number",
-    "int_parsing": "a whole number",
-    "int_from_float": "a whole number",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "list_type": "a list [...]",
-    "dict_type": "an object {...}",
-    "model_type": "an object {...}",
-    "model_attributes_type": "an object {...}",
-}
 
 
 def _model_at(loc: tuple[int | str, ...]) -> type[BaseModel]:
@@ -245,34 +205,14 @@ def _reason(error: ErrorDetails) -> str:
     loc = error["loc"]
     value = error.get("input")
     field = loc[-1] if loc else ""
-    context = error.get("ctx") or {}
-    if kind == "missing":
-        return "this field is required"
     if kind == "extra_forbidden":
         allowed = ", ".join(_model_at(loc[:-1]).model_fields)
-        return f"unknown field '{_clip(str(field))}'; the fields here are {allowed}"
+        return f"unknown field '{clip(str(field))}'; the fields here are {allowed}"
     if kind == "enum" and field == "result":
-        return f"{_show(value)} is not a result; use one of {_RESULTS}"
+        return f"{show(value)} is not a result; use one of {_RESULTS}"
     if kind == "enum" and field == "kind":
-        return f"{_show(value)} is not a kind of bye; use one of {_BYE_KINDS}"
-    if kind in _WHAT_IS_EXPECTED:
-        return f"expected {_WHAT_IS_EXPECTED[kind]}, got {_show(value)}"
-    if kind in ("greater_than_equal", "greater_than"):
-        bound = context.get("ge", context.get("gt"))
-        return f"must be at least {bound}, got {_show(value)}"
-    if kind == "string_too_short":
-        return "must not be empty"
-    if kind == "too_short":
-        return (
-            f"needs at least {context.get('min_length')} entries, "
-            f"got {context.get('actual_length')}"
-        )
-    if kind.startswith("datetime") or kind.startswith("date_"):
-        return (
-            f"{_show(value)} is not a date and time; write it as ISO 8601 with a time zone, "
-            "e.g. 2015-12-13T18:40:00Z"
-        )
-    return f"{error['msg']} (got {_show(value)})"
+        return f"{show(value)} is not a kind of bye; use one of {_BYE_KINDS}"
+    return generic_reason(error)
 
 
 def _json_type(value: object) -> str:
@@ -280,20 +220,8 @@ def _json_type(value: object) -> str:
         return "a list"
     if isinstance(value, str):
         return "text"
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return "a number"
-
-
-def _show(value: object) -> str:
-    if isinstance(value, str):
-        return f"'{_clip(value)}'"
-    try:
-        shown = json.dumps(value)
-    except (TypeError, ValueError):
-        shown = repr(value)
-    return _clip(shown)
-
-
-def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

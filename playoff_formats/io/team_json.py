@@ -14,17 +14,26 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from playoff_formats.errors import InputError
-from playoff_formats.model import BoardResult, TeamEvent, TeamMatch
+from playoff_formats.io.reasons import clip, generic_reason, json_path, show
+from playoff_formats.model import BoardResult, TeamEvent, TeamMatch, stored_context
 from playoff_formats.scoring import imps as imps_of
 from playoff_formats.tiebreaks.words import points
 
 _BOARD_HINT = "use 1-0, 1/2-1/2 or 0-1 for chess, or the home team's net score for bridge"
 
 
-def parse_team_event(data: dict[str, Any], text: str, source: str | None = None) -> TeamEvent:
-    """Validate a team event already read as JSON ``data`` (``text`` is its source text)."""
+def parse_team_event(
+    data: dict[str, Any], text: str, source: str | None = None, *, stored: bool = False
+) -> TeamEvent:
+    """Validate a team event already read as JSON ``data`` (``text`` is its source text).
+
+    ``stored``: an event read back from the log, for which the bounds on what
+    enters are waived (:func:`~playoff_formats.model.stored_context`).
+    """
     try:
-        event = TeamEvent.model_validate_json(text, strict=True)
+        event = TeamEvent.model_validate_json(
+            text, strict=True, context=stored_context() if stored else None
+        )
     except ValidationError as error:
         _refuse(error, data, source)
     check_team_event(event, source)
@@ -134,20 +143,24 @@ def _refuse(error: ValidationError, data: dict[str, Any], source: str | None) ->
     errors = error.errors(include_url=False)
     first = errors[0]
     loc = [part for part in first["loc"] if not _is_union_tag(part)]
-    path = _path(loc)
+    value = first.get("input")
+    if isinstance(value, int) and not isinstance(value, bool):
+        # A number on a board is a bridge score: say what is wrong with it as one.
+        first = next(
+            (e for e in errors
+             if [part for part in e["loc"] if not _is_union_tag(part)] == loc
+             and "int" in str(e["loc"][-1])),
+            first,
+        )
+    path = json_path(loc)
     reason = _reason(first, loc, data)
     raise InputError(reason, source=source, path=path or None) from None
 
 
 def _is_union_tag(part: int | str) -> bool:
-    return isinstance(part, str) and (part in ("int", "float") or "[" in part)
-
-
-def _path(loc: list[int | str]) -> str:
-    path = ""
-    for part in loc:
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else part)
-    return path
+    return isinstance(part, str) and (
+        part in ("int", "float") or "[" in part or part.startswith("function-")
+    )
 
 
 def _reason(error: Any, loc: list[int | str], data: dict[str, Any]) -> str:
@@ -156,17 +169,22 @@ def _reason(error: Any, loc: list[int | str], data: dict[str, Any]) -> str:
         i, n = int(loc[1]), int(loc[3])
         match = data["matches"][i]
         where = (
-            f"match {i + 1} (round {match.get('round')}, {match.get('home')} v "
-            f"{match.get('away')}), board {n + 1}"
+            f"match {i + 1} (round {_field(match, 'round')}, {_field(match, 'home')} v "
+            f"{_field(match, 'away')}), board {n + 1}"
         )
-        return f"{where}: {value!r} is not a board result; {_BOARD_HINT}"
-    if error["type"] == "missing":
-        return "this field is required"
+        if isinstance(value, int) and not isinstance(value, bool):
+            return f"{where}: {generic_reason(error)}"
+        return f"{where}: {show(value)} is not a board result; {_BOARD_HINT}"
     if error["type"] == "extra_forbidden":
-        return f"unknown field {loc[-1]!r}"
+        return f"unknown field '{clip(str(loc[-1]))}'"
     if error["type"] == "enum" and loc and loc[-1] == "venue":
-        return f"{value!r} is not a venue; use home or neutral"
-    return f"{error['msg']} (got {value!r})"
+        return f"{show(value)} is not a venue; use home or neutral"
+    return generic_reason(error)
+
+
+def _field(match: object, name: str) -> str:
+    value = match.get(name) if isinstance(match, dict) else None
+    return clip(str(value), 30)
 
 
 __all__ = ["BoardResult", "check_team_event", "parse_team_event"]

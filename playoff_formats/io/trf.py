@@ -48,7 +48,17 @@ from pydantic import ValidationError
 
 from playoff_formats.errors import InputError
 from playoff_formats.io.validation import check_regulation_kind
-from playoff_formats.model import Bye, ByeKind, Game, IndividualEvent, Player, Result
+from playoff_formats.model import (
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_ROUND,
+    Bye,
+    ByeKind,
+    Game,
+    IndividualEvent,
+    Player,
+    Result,
+)
 
 __all__ = ["TrfDocument", "TrfHeader", "parse_trf", "parse_trf_document"]
 
@@ -57,6 +67,9 @@ _ROUND_WIDTH = 10
 _FIXED_WIDTH = _FIRST_ROUND_COLUMN - 1  # the player fields before the first round
 
 _DIGITS = re.compile(r"[0-9]+")
+_LONGEST_NUMBER = 9
+"""Digits of a number in a header record; a longer one is not read (the header never
+refuses a file)."""
 _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SCORING_ENTRY = re.compile(r"\s*([A-Za-z])\s*(-?[0-9]+(?:[.,][0-9]+)?)")
@@ -303,6 +316,12 @@ class _Reader:
             self.read_player(line, number)
         elif record == "012":
             if self.header.name is None and value:
+                if len(value) > MAX_NAME:
+                    raise self.fail(
+                        f"the event's name has {len(value):,} characters; at most {MAX_NAME}",
+                        number,
+                        5,
+                    )
                 self.header.name = value
         elif record == "022":
             self.header.city = value or None
@@ -322,7 +341,7 @@ class _Reader:
         elif record == "132":
             self.header.round_dates = tuple(_parse_date(part) for part in value.split())
         elif record in ("142", "XXR"):
-            if _DIGITS.fullmatch(value):
+            if _DIGITS.fullmatch(value) and len(value) <= _LONGEST_NUMBER:
                 self.header.rounds = int(value)
         elif record == "202":
             self.header.tiebreaks = tuple(p.strip() for p in value.split(",") if p.strip())
@@ -402,12 +421,16 @@ class _Reader:
                 len(line) + 1,
             )
         round_text, round_column = tokens[1]
-        if not _DIGITS.fullmatch(round_text) or int(round_text) < 1:
-            raise self.fail(f"'{round_text}' is not a round number", number, round_column)
+        if not _whole(round_text, MAX_ROUND):
+            raise self.fail(
+                f"'{round_text[:20]}' is not a round number (1 to {MAX_ROUND})",
+                number,
+                round_column,
+            )
         players: list[tuple[int, int]] = []
         for word, column in tokens[2:]:
-            if not _DIGITS.fullmatch(word) or int(word) < 1:
-                raise self.fail(f"'{word}' is not a starting rank", number, column)
+            if not _whole(word, 9999):
+                raise self.fail(f"'{word[:20]}' is not a starting rank", number, column)
             players.append((int(word), column))
         self.bye_records.append(
             _ByeRecord(
@@ -421,6 +444,8 @@ class _Reader:
         )
 
     def read_player(self, line: str, number: int) -> None:
+        if len(self.lines) >= MAX_PLAYERS:
+            raise self.fail(f"more than {MAX_PLAYERS} players", number, 1)
         if "\t" in line:
             raise self.fail(
                 "a tab character in a player line; TRF fields sit at fixed columns, so use spaces",
@@ -501,6 +526,8 @@ class _Reader:
         while start < len(line):
             chunk = line[start : start + _ROUND_WIDTH].ljust(_ROUND_WIDTH)
             column = start + 1
+            if round_number > MAX_ROUND and chunk.strip():
+                raise self.fail(f"more than {MAX_ROUND} rounds", number, column)
             blocks.append(self.read_block(chunk, number, column, round_number, rank))
             start += _ROUND_WIDTH
             round_number += 1
@@ -602,7 +629,7 @@ class _Reader:
             )
         ]
         self.check_points(games, bye_list)
-        name = self.header.name or self.source or "Unnamed event"
+        name = self.header.name or (self.source or "Unnamed event")[:MAX_NAME]
         try:
             event = IndividualEvent(
                 name=name,
@@ -794,6 +821,12 @@ _DATE_FORMS = (
     (re.compile(r"([0-9]{1,2})[/.-]([0-9]{1,2})[/.-]([0-9]{4})"), (2, 1, 0), 0),
     (re.compile(r"([0-9]{2})/([0-9]{1,2})/([0-9]{1,2})"), (0, 1, 2), 2000),
 )
+
+
+def _whole(text: str, most: int) -> bool:
+    """Whether ``text`` is a whole number from 1 to ``most`` (checked before ``int``:
+    Python refuses to read a number of thousands of digits)."""
+    return bool(_DIGITS.fullmatch(text)) and len(text) <= len(str(most)) and 1 <= int(text) <= most
 
 
 def _parse_date(text: str) -> date | None:

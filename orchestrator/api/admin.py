@@ -1,0 +1,42 @@
+"""What the service's administrator sees: its health, and the streams left aside.
+
+``GET /api/health`` is public and says only whether the service is whole.
+``GET /api/admin/quarantine`` lists the streams that could not be loaded at start-up,
+with the reasons; it needs the administrator's token (``PLAYOFF_ADMIN_TOKEN`` in the
+environment of ``playoff serve``, or ``Settings.admin_token``), and is off without one.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from orchestrator.api.deps import ServiceDep, TokenDep
+from orchestrator.errors import NotFound, Unauthorized
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/health", summary="Whether every stream of the log was loaded")
+async def health(service: ServiceDep) -> dict[str, Any]:
+    left_aside = len(service.quarantined)
+    return {"status": "degraded" if left_aside else "ok", "quarantined": left_aside}
+
+
+@router.get("/admin/quarantine", summary="The streams left aside at start-up, and why")
+async def quarantine(request: Request, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    expected: str | None = request.app.state.settings.admin_token
+    if not expected:
+        raise NotFound("there is no administrator's token: set PLAYOFF_ADMIN_TOKEN to use this")
+    if not token or not hmac.compare_digest(token, expected):
+        raise Unauthorized("this needs the administrator's token")
+    return {
+        "quarantined": [
+            {"stream": stream, "reason": reason}
+            for stream, reason in sorted(service.quarantined.items())
+        ]
+    }
