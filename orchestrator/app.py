@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -80,13 +81,19 @@ def create_app(
         app.state.hub = hub
         app.state.settings = settings
         heartbeats = asyncio.create_task(hub.run_heartbeats())
+        keeping = asyncio.create_task(_keep_snapshots(service, settings.snapshot_every_s))
         try:
             yield
         finally:
             heartbeats.cancel()
+            keeping.cancel()
             flags.cancel_all()
             await hub.close_all()
             scheduler.shutdown()
+            try:  # the next start folds only what comes after these
+                await service.save_snapshots()
+            except Exception:
+                logging.getLogger(__name__).exception("snapshots not saved at shutdown")
             if store is None:
                 await log.aclose()
 
@@ -206,6 +213,21 @@ class BodyLimit:
             if started:
                 raise
             await _refuse(send, exc)
+
+
+async def _keep_snapshots(service: Service, every_s: float) -> None:
+    """Snapshots of the states that moved on, now and then: a start after a crash then
+    folds only the last few minutes of the log."""
+    while True:
+        try:  # at once too: a start that folded a long log keeps what it folded
+            await service.save_snapshots(min_new_events=SNAPSHOT_AFTER_EVENTS)
+        except Exception:  # a cache: never worth stopping anything for
+            logging.getLogger(__name__).exception("snapshots not saved")
+        await asyncio.sleep(every_s)
+
+
+SNAPSHOT_AFTER_EVENTS = 200
+"""A state gets a new snapshot once this many events came after its last one."""
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -25,7 +25,7 @@ from datetime import timedelta
 
 from pydantic import ValidationError
 
-from orchestrator import schedule
+from orchestrator import schedule, snapshots
 from orchestrator.access import NOT_VALID, TokenIndex, require_chief
 from orchestrator.auth import Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
@@ -42,13 +42,11 @@ from orchestrator.events import (
     TokenIssued,
     apply_event,
     apply_playoff,
-    fold_event,
-    fold_playoff,
     parse_event_stream_event,
     parse_playoff_event,
 )
 from orchestrator.state import EventState, PlayoffState, event_stream, playoff_stream
-from orchestrator.store import AppendRequest, AsyncEventLog, NewEvent, StoredEvent
+from orchestrator.store import AppendRequest, AsyncEventLog, NewEvent, Snapshot, StoredEvent
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError
@@ -152,6 +150,7 @@ class Service:
         self._locks: dict[str, asyncio.Lock] = {}
         self.tokens = TokenIndex()
         self.quarantined: dict[str, str] = {}
+        self._snapshot_seq: dict[str, int] = {}
         """Streams left aside at start-up because they cannot be loaded: why, by stream."""
 
     # ------------------------------------------------------------------ start-up
@@ -165,28 +164,104 @@ class Service:
         starts. A play-off the planner refuses (a ``PlayoffError``) is served with
         that reason as its schedule.
         """
+        kept = await self.store.snapshots()
         for stream in await self.store.streams("event-"):
             try:
-                stored = await self.store.read(stream)
-                event_state = fold_event(
-                    (parse_event_stream_event(e.type, e.data), stamp_of(e)) for e in stored
-                )
+                event_state = await self._fold(stream, kept.get(stream), EventState)
             except Exception as exc:
                 self._quarantine(stream, exc)
                 continue
+            assert isinstance(event_state, EventState)
             self._set_event(event_state)
         for stream in await self.store.streams("playoff-"):
             try:
-                stored = await self.store.read(stream)
-                playoff = fold_playoff(
-                    (parse_playoff_event(e.type, e.data), stamp_of(e)) for e in stored
-                )
-                with suppress(PlayoffError, ValueError):
-                    schedule.plan(playoff, self.time.now())
+                playoff = await self._fold(stream, kept.get(stream), PlayoffState)
+                assert isinstance(playoff, PlayoffState)
+                if not self._snapshot_seq.get(stream):
+                    # Folded from the first event: a play-off an older version let in
+                    # may crash the planner. One from a snapshot was planned before.
+                    with suppress(PlayoffError, ValueError):
+                        schedule.plan(playoff, self.time.now())
             except Exception as exc:
                 self._quarantine(stream, exc)
                 continue
             self._playoffs[playoff.id] = playoff
+
+    async def _fold(
+        self,
+        stream: str,
+        snapshot: Snapshot | None,
+        kind: type[PlayoffState] | type[EventState],
+    ) -> PlayoffState | EventState:
+        """A stream's state: its snapshot, if this code made it, and the events after;
+        else (or if that fails) every event from the first."""
+        start: PlayoffState | EventState | None = None
+        if snapshot is not None and snapshot.version == snapshots.VERSION:
+            try:
+                start = snapshots.load(snapshot.data, kind)
+                if start.seq != snapshot.seq:
+                    raise ValueError(f"it says seq {snapshot.seq}, its state {start.seq}")
+            except Exception as exc:
+                log.warning("%s: snapshot not used (%s); folding the whole log", stream, exc)
+                start = None
+        if start is not None:
+            try:
+                state = self._fold_onto(start, await self.store.read(stream, after=start.seq))
+                self._snapshot_seq[stream] = start.seq
+                return state
+            except Exception as exc:
+                log.warning("%s: the events after the snapshot do not fold onto it (%s); "
+                            "folding the whole log", stream, exc)
+        self._snapshot_seq[stream] = 0
+        return self._fold_onto(None, await self.store.read(stream), kind)
+
+    @staticmethod
+    def _fold_onto(
+        start: PlayoffState | EventState | None,
+        stored: Sequence[StoredEvent],
+        kind: type[PlayoffState] | type[EventState] | None = None,
+    ) -> PlayoffState | EventState:
+        if isinstance(start, EventState) or (start is None and kind is EventState):
+            event_state = start if isinstance(start, EventState) else None
+            for e in stored:
+                event_state = apply_event(
+                    event_state, parse_event_stream_event(e.type, e.data), stamp_of(e)
+                )
+            if event_state is None:
+                raise PlayoffError("no such event")
+            return event_state
+        playoff = start if isinstance(start, PlayoffState) else None
+        for e in stored:
+            playoff = apply_playoff(playoff, parse_playoff_event(e.type, e.data), stamp_of(e))
+        if playoff is None:
+            raise PlayoffError("no such play-off")
+        return playoff
+
+    async def save_snapshots(self, min_new_events: int = 1) -> int:
+        """Keep a snapshot of every state with at least ``min_new_events`` events past
+        its last snapshot; how many were kept. A cache for the next start: it never
+        changes what the log says."""
+        due: list[tuple[str, PlayoffState | EventState]] = []
+        for event_state in self._events.values():
+            due.append((event_stream(event_state.id), event_state))
+        for playoff in self._playoffs.values():
+            due.append((playoff_stream(playoff.id), playoff))
+        due = [
+            (stream, state) for stream, state in due
+            if state.seq - self._snapshot_seq.get(stream, 0) >= max(1, min_new_events)
+        ]
+        if not due:
+            return 0
+        made = await asyncio.to_thread(
+            lambda: [
+                Snapshot(stream, state.seq, snapshots.VERSION, snapshots.dump(state))
+                for stream, state in due
+            ]
+        )
+        await self.store.save_snapshots(made)
+        for snapshot in made:
+            self._snapshot_seq[snapshot.stream] = snapshot.seq
+        return len(made)
 
     def _set_event(self, state: EventState) -> None:
         self._events[state.id] = state

@@ -24,6 +24,8 @@ class Settings:
         default_factory=lambda: os.environ.get("PLAYOFF_ADMIN_TOKEN") or None
     )
     """The administrator's token (``GET /api/admin/quarantine``); None: no such access."""
+    snapshot_every_s: float = 60.0
+    """How often the folded states that moved on are kept as snapshots (and at a stop)."""
     failed_token_limit: int = 30
     """Failed token attempts from one address within a minute before it is refused (429)."""
     utc_offset: timedelta | None = None

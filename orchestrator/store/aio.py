@@ -33,6 +33,7 @@ from orchestrator.store.base import (
     AtomicAppend,
     EventStore,
     NewEvent,
+    Snapshot,
     StoreClosedError,
     StoredEvent,
     StoreError,
@@ -190,6 +191,14 @@ class AsyncEventStore:
 
     async def secret(self) -> str:
         return await self._in_reader(self.store.secret)
+
+    async def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        # Off the writer thread's queue: a cache never delays a command's commit
+        # for long (the store's write lock orders the two).
+        await self._in_reader(lambda: self.store.save_snapshots(snapshots))
+
+    async def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]:
+        return await self._in_reader(lambda: self.store.snapshots(prefix))
 
     async def streams(self, prefix: str | None = None) -> list[str]:
         return await self._in_reader(lambda: self.store.streams(prefix))

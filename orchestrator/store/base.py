@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -59,25 +59,26 @@ class StoreClosedError(StoreError):
 # --------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
+class StoredEvent(NamedTuple):
     """One event of the log, as stored: immutable (do not mutate ``data``).
 
     ``seq`` is 1-based and gapless within ``stream``. ``recorded_at`` is the server
     time the caller passed in (UTC). ``command_id`` is set on the first event that a
-    command appended (the only one, for a single append).
+    command appended (the only one, for a single append), and with it
+    ``command_fingerprint``: the fingerprint of the request it came with, if any.
+
+    A tuple, not a dataclass: a restart reads every event of the log, and a tuple is
+    made several times faster than a frozen dataclass.
     """
 
     stream: str
     seq: int
     type: str
-    data: JsonObject = field(hash=False)
+    data: JsonObject
     actor: str | None
     recorded_at: datetime
     command_id: str | None = None
-    command_fingerprint: str | None = field(default=None, compare=False, repr=False)
-    """On the event carrying ``command_id``: the fingerprint of the request it came
-    with, if one was given."""
+    command_fingerprint: str | None = None
 
     def to_json(self) -> JsonObject:
         """A JSON-ready dict (``recorded_at`` as ISO 8601 text)."""
@@ -90,6 +91,17 @@ class StoredEvent:
             "recorded_at": self.recorded_at.isoformat(),
             "command_id": self.command_id,
         }
+
+
+class Snapshot(NamedTuple):
+    """A stream's folded state up to ``seq``, as bytes made by ``version`` of the code
+    that folds it: a cache, to be used only by the same version, and only with the
+    events after ``seq``."""
+
+    stream: str
+    seq: int
+    version: str
+    data: bytes
 
 
 class NewEvent(NamedTuple):
@@ -210,6 +222,14 @@ class EventStore(Protocol):
         """The log's own secret, made with it (hex), never shown."""
         ...
 
+    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        """Keep these snapshots (each replacing an older one of its stream)."""
+        ...
+
+    def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]:
+        """The snapshots kept, by stream (those starting with ``prefix``)."""
+        ...
+
     def streams(self, prefix: str | None = None) -> list[str]:
         """The names of the streams that have events (starting with ``prefix``), sorted."""
         ...
@@ -267,6 +287,10 @@ class AsyncEventLog(Protocol):
     async def find_command_anywhere(self, command_id: str) -> list[StoredEvent] | None: ...
 
     async def secret(self) -> str: ...
+
+    async def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None: ...
+
+    async def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]: ...
 
     async def streams(self, prefix: str | None = None) -> list[str]: ...
 

@@ -36,6 +36,7 @@ from orchestrator.store.base import (
     JsonObject,
     NewEvent,
     SchemaVersionError,
+    Snapshot,
     StoreClosedError,
     StoredEvent,
     StoreError,
@@ -84,6 +85,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # The service's own secret (to derive what a resent creation answers again).
         "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
         "INSERT INTO meta (name, value) VALUES ('secret', lower(hex(randomblob(32))))",
+    ),
+    (
+        # The folded state of a stream up to a seq, so that a restart folds only what
+        # came after. A cache: it may be dropped at any time, the events stay.
+        """
+        CREATE TABLE snapshots (
+            stream TEXT PRIMARY KEY,
+            seq INTEGER NOT NULL CHECK (seq >= 1),
+            version TEXT NOT NULL,
+            data BLOB NOT NULL
+        ) WITHOUT ROWID
+        """,
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -412,6 +425,39 @@ class SqliteEventStore:
             if row is None:
                 return None
             return _read(conn, row[0], row[1] - 1, row[2] or 1)
+
+    def save_snapshots(self, snapshots: Sequence[Snapshot]) -> None:
+        if not snapshots:
+            return
+        with self._write_lock:
+            conn = self._open_writer()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(
+                    "INSERT INTO snapshots (stream, seq, version, data) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (stream) DO UPDATE SET seq = excluded.seq, "
+                    "version = excluded.version, data = excluded.data "
+                    "WHERE excluded.seq >= snapshots.seq",
+                    [(s.stream, s.seq, s.version, s.data) for s in snapshots],
+                )
+                conn.execute("COMMIT")
+            except BaseException:
+                _rollback(conn)
+                raise
+
+    def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]:
+        prefix = prefix or ""
+        with self._reader() as conn:
+            rows = conn.execute(
+                "SELECT stream, seq, version, data FROM snapshots WHERE stream >= ? "
+                "ORDER BY stream",
+                (prefix,),
+            ).fetchall()
+        return {
+            stream: Snapshot(stream, seq, version, bytes(data))
+            for stream, seq, version, data in rows
+            if stream.startswith(prefix)
+        }
 
     def secret(self) -> str:
         with self._reader() as conn:
