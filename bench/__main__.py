@@ -1,16 +1,21 @@
-"""Run every benchmark and print one table: ``python -m bench [NAME ...]``.
+"""Run every benchmark and print one table: ``python -m bench [NAME ...] [--gacrux PATH]``.
 
 Each benchmark module has ``run() -> list[dict]`` giving rows with ``benchmark``,
 ``value`` and ``unit``, and optionally ``target`` (an upper bound in the same
-unit) or ``floor`` (a lower bound).
+unit) or ``floor`` (a lower bound). ``--gacrux PATH`` names the folder of Gacrux's
+``tiebreakchecker.py``, which the standings are timed against (default:
+``../shared/tools/gacrux`` when it is there).
 """
 
 from __future__ import annotations
 
+import argparse
+import functools
 import os
 import platform
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -36,8 +41,14 @@ def _verdict(row: dict[str, Any]) -> tuple[str, bool]:
     return "", True
 
 
-def main(names: list[str]) -> int:
+def main(names: list[str], gacrux: Path | None = None) -> int:
     console = Console()
+    benchmarks = dict(BENCHMARKS)
+    if gacrux is not None:
+        if not (gacrux / "tiebreakchecker.py").is_file():
+            console.print(f"--gacrux: no tiebreakchecker.py in {gacrux}")
+            return 2
+        benchmarks["standings"] = functools.partial(standings.run, gacrux=gacrux)
     console.print(
         f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}"
@@ -48,11 +59,11 @@ def main(names: list[str]) -> int:
     table.add_column("target", justify="right")
     table.add_column("", justify="center")
     failed = False
-    for name in names or list(BENCHMARKS):
-        if name not in BENCHMARKS:
-            console.print(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}")
+    for name in names or list(benchmarks):
+        if name not in benchmarks:
+            console.print(f"unknown benchmark {name!r}; known: {', '.join(benchmarks)}")
             return 2
-        for row in BENCHMARKS[name]():
+        for row in benchmarks[name]():
             target, ok = _verdict(row)
             failed |= not ok
             table.add_row(
@@ -66,4 +77,8 @@ def main(names: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("names", nargs="*", metavar="NAME")
+    parser.add_argument("--gacrux", type=Path, help="the folder of Gacrux's tiebreakchecker.py")
+    options = parser.parse_args()
+    sys.exit(main(options.names, options.gacrux))

@@ -10,18 +10,46 @@ _RESULTS = [Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS]
 _WEIGHTS = [0.38, 0.3, 0.32]
 
 
-def swiss_trf(players: int, rounds: int, seed: int = 1) -> str:
+def swiss_trf(
+    players: int,
+    rounds: int,
+    seed: int = 1,
+    forfeits: float = 0.01,
+    absences: float = 0.0,
+    balanced_colours: bool = False,
+) -> str:
     """A TRF of a Swiss-like event: each round pairs neighbours in the score order.
 
     Not a FIDE Dutch pairing (rematches are avoided greedily, nothing more), but
-    the score groups, byes and forfeits look like a real open's.
+    the score groups, byes and forfeits look like a real open's. ``forfeits`` is
+    the share of pairings decided by forfeit. ``absences`` is the chance that a
+    player misses a round (a half-point or zero-point bye, or a blank) or, in the
+    second half, withdraws for good; absences draw from a random stream of their
+    own, so that the default event stays the same. The higher-placed player of a
+    pairing has White, or with ``balanced_colours`` the one who had White less often
+    (a long run of one colour is what no real pairing gives, and some readers refuse).
     """
     rng = random.Random(seed)
+    away = random.Random(seed + 1_000_003)
     score = {i: 0.0 for i in range(1, players + 1)}
     met: dict[int, set[int]] = {i: set() for i in score}
     cells: dict[int, list[str]] = {i: [] for i in score}
-    for _ in range(rounds):
+    withdrawn: set[int] = set()
+    whites = dict.fromkeys(score, 0)
+    for number in range(1, rounds + 1):
         order = sorted(score, key=lambda i: (-score[i], i))
+        if absences:
+            for i in list(order):
+                if i not in withdrawn and number > rounds // 2 and away.random() < absences / 4:
+                    withdrawn.add(i)
+                if i in withdrawn:
+                    cells[i].append("        ")
+                    order.remove(i)
+                elif away.random() < absences:
+                    code = away.choice("HZ ")
+                    cells[i].append(f"0000 - {code}")
+                    score[i] += 0.5 if code == "H" else 0.0
+                    order.remove(i)
         if len(order) % 2:
             bye = order.pop()
             cells[bye].append("0000 - U")
@@ -32,7 +60,10 @@ def swiss_trf(players: int, rounds: int, seed: int = 1) -> str:
             order.remove(b)
             met[a].add(b)
             met[b].add(a)
-            if rng.random() < 0.01:
+            if balanced_colours and whites[b] < whites[a]:
+                a, b = b, a
+            whites[a] += 1
+            if rng.random() < forfeits:
                 cells[a].append(f"{b:04d} w +")
                 cells[b].append(f"{a:04d} b -")
                 score[a] += 1

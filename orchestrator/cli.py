@@ -2,34 +2,35 @@
 
 from __future__ import annotations
 
-import asyncio
-import copy
 import errno
 import json
 import logging
 import re
-import socket
 import sys
+import textwrap
 from collections.abc import Sequence
 from enum import StrEnum
-from fractions import Fraction
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 from orchestrator.files import demo_event, read_event, resolve_regulation
-from playoff_formats.builders.gct import bracket_json, gct2015_playoff
-from playoff_formats.builders.stanzas import HUBERT_PHILLIPS_BOWL, extra_boards
 from playoff_formats.errors import PlayoffError
-from playoff_formats.io.json_event import event_json_schema
-from playoff_formats.placings import Awards, award_prizes
 from playoff_formats.regulations import CriteriaRegulation, Regulation
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import points as score_text
+
+# Each command imports what only it needs (the play-off builders, the models, the
+# service): loading them all made `playoff standings` start several times slower.
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from playoff_formats.placings import Awards
 
 app = typer.Typer(
     help="Play-off scheduling and clock orchestration for events that end in a tie.",
@@ -44,7 +45,9 @@ class OutputFormat(StrEnum):
     json = "json"
 
 
-FileArg = Annotated[Path, typer.Argument(help="The event: a FIDE TRF (.trf) or JSON (.json) file")]
+# Text, made a Path by the command: typer converts a Path argument through pydantic,
+# whose import alone costs more than the standings of a 500-player Swiss.
+FileArg = Annotated[str, typer.Argument(help="The event: a FIDE TRF (.trf) or JSON (.json) file")]
 RegulationOpt = Annotated[
     str | None,
     typer.Option(
@@ -79,6 +82,8 @@ class RedactSecrets(logging.Filter):
 
 def _uvicorn_options(log_level: str) -> dict[str, Any]:
     """What ``playoff serve`` and ``playoff demo`` give uvicorn."""
+    import copy
+
     from uvicorn.config import LOGGING_CONFIG
 
     logging_config = copy.deepcopy(LOGGING_CONFIG)
@@ -95,8 +100,10 @@ def _uvicorn_options(log_level: str) -> dict[str, Any]:
     }
 
 
-KNOWN_COMPETITIONS = (HUBERT_PHILLIPS_BOWL,)
-"""Competitions with an exception of their own to EBU 143.2.1."""
+KNOWN_COMPETITIONS = ("hubert-phillips-bowl",)
+"""Competitions with an exception of their own to EBU 143.2.1: the names
+:mod:`playoff_formats.builders.stanzas` knows (its ``HUBERT_PHILLIPS_BOWL``), written
+out so that the options' help needs no import of the builders."""
 
 
 def _competition_key(name: str) -> str:
@@ -105,8 +112,15 @@ def _competition_key(name: str) -> str:
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
+    _console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False)
     raise typer.Exit(code=2)
+
+
+def _console(*, stderr: bool = False) -> Console:
+    # Loaded only to print for people: JSON for scripts never pays for it.
+    from rich.console import Console
+
+    return Console(stderr=stderr)
 
 
 def _print_json(data: Any) -> None:
@@ -119,7 +133,7 @@ def standings(
 ) -> None:
     """Compute the standings and explain every tie split."""
     try:
-        event = read_event(file)
+        event = read_event(Path(file))
         rules = resolve_regulation(regulation, event)
         result = rules.standings(event)
     except PlayoffError as exc:
@@ -128,7 +142,7 @@ def standings(
     if format is OutputFormat.json:
         _print_json(result.to_json())
     else:
-        print_standings(Console(), result, event.name, rules)
+        print_standings(_console(), result, event.name, rules)
 
 
 def _parse_amounts(text: str | None, option: str) -> list[str]:
@@ -164,10 +178,12 @@ def prizes(
     format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Divide prize money and tour points (GCT 2015 reg. 1)."""
+    from playoff_formats.placings import award_prizes
+
     money = _parse_amounts(prizes, "--prizes")
     tour = _parse_amounts(points, "--points")
     try:
-        event = read_event(file)
+        event = read_event(Path(file))
         result = resolve_regulation(regulation, event).standings(event)
         awards = award_prizes(result, money, tour, playoff_winner)
     except PlayoffError as exc:
@@ -176,7 +192,7 @@ def prizes(
     if format is OutputFormat.json:
         _print_json(awards.to_json())
     else:
-        print_awards(Console(), awards, currency)
+        print_awards(_console(), awards, currency)
 
 
 @app.command()
@@ -193,8 +209,10 @@ def bracket(
     ] = False,
 ) -> None:
     """Show the play-off that the standings require (GCT 2015 regs. 6-10)."""
+    from playoff_formats.builders.gct import bracket_json, gct2015_playoff
+
     try:
-        event = read_event(file)
+        event = read_event(Path(file))
         result = resolve_regulation(regulation, event).standings(event)
         if not result.playoff:
             _fail("nobody is tied for first place: there is no play-off")
@@ -219,7 +237,7 @@ def bracket(
     if format is OutputFormat.json:
         _print_json(data)
         return
-    print_bracket(Console(), data, ties, names)
+    print_bracket(_console(), data, ties, names)
 
 
 @app.command("extra-boards")
@@ -240,6 +258,8 @@ def extra_boards_command(
     ] = None,
 ) -> None:
     """Extra boards for a tied bridge knock-out match (EBU 143.2.1), as JSON."""
+    from playoff_formats.builders.stanzas import extra_boards
+
     if event is not None and _competition_key(event) not in KNOWN_COMPETITIONS:
         _fail(
             f"--event: {event!r} is not a competition with its own exception; known: "
@@ -275,6 +295,8 @@ def schema(
 
         _print_json(frames_schema(view_schemas()))
     else:
+        from playoff_formats.io.json_event import event_json_schema
+
         _print_json(event_json_schema())
 
 
@@ -310,8 +332,12 @@ def demo(
     port: PortOpt = 8000,
 ) -> None:
     """The demo: a real round robin that ended in a three-way tie, and its play-off."""
+    from playoff_formats.builders.gct import bracket_json, gct2015_playoff
+
     made = None
     if serve:
+        import asyncio
+
         from orchestrator.demo import DemoRefused, prepare_demo
         from orchestrator.timesource import SystemTime
 
@@ -328,7 +354,7 @@ def demo(
     event = demo_event()
     rules = resolve_regulation(None, event)
     result = rules.standings(event)
-    console = Console()
+    console = _console()
     print_standings(console, result, event.name, rules)
     playoff = gct2015_playoff(result.playoff, name=event.name)
     names = {row.id: row.name for row in result.rows}
@@ -359,6 +385,8 @@ def demo(
 
 def _check_port(host: str, port: int) -> None:
     """Refuse, in words, an address the service could not listen on."""
+    import socket
+
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
@@ -389,30 +417,24 @@ def print_standings(
     console: Console, result: Standings, title: str, regulation: Regulation | None = None
 ) -> None:
     columns = _columns(result, regulation)
-    table = Table(title=f"{title} ({result.regulation})")
-    table.add_column("Rank", justify="right")
-    table.add_column("Name")
-    table.add_column("Score", justify="right")
-    for key in columns:
-        table.add_column(key.replace("_", " "), justify="right")
-    table.add_column("Play-off")
+    headers = ["Rank", "Name", "Score", *(key.replace("_", " ") for key in columns), "Play-off"]
+    right = [True, False, True, *(True for _ in columns), False]
     # Chess scores read in halves (5½); bridge scores are VPs or HPs with decimals.
     show_score = _cell if result.regulation.startswith("ebu") else score_text
     not_applied = False
+    rows: list[list[str]] = []
     for row in result.rows:
         cells = []
         for key in columns:
             value = row.tiebreaks.get(key)
             not_applied = not_applied or value is None
             cells.append(NOT_APPLIED if value is None else _cell(value))
-        table.add_row(
-            str(row.rank),
-            row.name,
-            show_score(row.score),
-            *cells,
+        rows.append([
+            str(row.rank), row.name, show_score(row.score), *cells,
             "yes" if row.playoff else "",
-        )
-    console.print(table)
+        ])
+    console.print(f"[bold]{title} ({result.regulation})[/]", highlight=False)
+    console.out(text_table(headers, right, rows), highlight=False)
     if not_applied:
         console.print(
             f"  {NOT_APPLIED} not applied: only players still tied when the regulation reaches "
@@ -421,8 +443,12 @@ def print_standings(
         )
     if result.explanation:
         console.print("[bold]How the ties were split[/]")
-        for line in result.explanation:
-            console.print(f"  {line}", highlight=False)
+        # Wrapped here, not by rich: a large Swiss has hundreds of these lines.
+        width = max(40, console.width - 2)
+        console.out("\n".join(
+            textwrap.fill(line, width, initial_indent="  ", subsequent_indent="    ")
+            for line in result.explanation
+        ), highlight=False)
 
 
 def _columns(result: Standings, regulation: Regulation | None) -> list[str]:
@@ -468,6 +494,27 @@ def _order_of_steps(result: Standings) -> list[str]:
 
 
 
+def text_table(headers: list[str], right: list[bool], rows: list[list[str]]) -> str:
+    """Columns of text, aligned: a standings table of hundreds of players at once
+    (a rich ``Table`` measures every cell and takes the better part of a second)."""
+    from rich.cells import cell_len
+
+    widths = [cell_len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], cell_len(cell))
+
+    def line(cells: list[str]) -> str:
+        padded = []
+        for cell, width, is_right in zip(cells, widths, right, strict=True):
+            gap = " " * (width - cell_len(cell))
+            padded.append(gap + cell if is_right else cell + gap)
+        return " │ ".join(padded)
+
+    rule = "─┼─".join("─" * width for width in widths)
+    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
@@ -480,6 +527,8 @@ def print_bracket(
     console: Console, data: dict[str, Any], ties: list[list[str]], names: dict[str, str]
 ) -> None:
     seeds = {p["seed"]: p["id"] for p in data["participants"]}
+    from rich.table import Table
+
     table = Table(title=f"Play-off: {data['name']}")
     table.add_column("Match", justify="right")
     table.add_column("Round", justify="right")
@@ -533,6 +582,8 @@ def print_awards(console: Console, awards: Awards, currency: str | None = None) 
         + [awards.pending_first_prize, awards.pending_each_loser],
         currency,
     )
+    from rich.table import Table
+
     table = Table(title="Prize money and tour points")
     table.add_column("Place", justify="right")
     table.add_column("Player")
@@ -548,6 +599,8 @@ def print_awards(console: Console, awards: Awards, currency: str | None = None) 
             "" if award.points is None else _cell(_plain_points(award.points)),
         )
     console.print(table)
+    from fractions import Fraction
+
     for note in awards.notes:
         shown = _AMOUNT_IN_NOTE.sub(lambda m: money(Fraction(m.group(0))), note)
         console.print(f"  {shown}", highlight=False)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from playoff_formats.errors import InputError, RegulationError
-from playoff_formats.io.json_event import load_event
-from playoff_formats.model import Event, IndividualEvent
+from playoff_formats.io.trf import TrfEvent, read_trf
 from playoff_formats.regulations import Regulation, get_regulation, kind_refusal
-from playoff_formats.regulations.custom import regulation_from_text
+
+if TYPE_CHECKING:
+    from playoff_formats.model import Event, IndividualEvent
 
 DEMO_EVENT = "uzchess-cup-masters-2025.json"
+
+# As playoff_formats.io.json_event.load_event chooses between TRF and JSON.
+_TRF_EXTENSIONS = (".trf", ".trfx", ".txt")
+_JSON_EXTENSIONS = (".json",)
 
 
 def read_text(path: Path) -> str:
@@ -26,21 +31,46 @@ def read_text(path: Path) -> str:
         raise InputError(f"cannot be read: {exc.strerror}", source=str(path)) from None
 
 
-def read_event(path: Path) -> Event:
-    return load_event(read_text(path), str(path))
+def read_event(path: Path) -> Event | TrfEvent:
+    """The event in ``path``, read as :func:`~playoff_formats.io.json_event.load_event` reads it.
+
+    A TRF comes back as plain data (:class:`~playoff_formats.io.trf.TrfEvent`), which
+    every regulation for individual events ranks as it ranks the model; the models
+    and their validation are loaded only for a JSON document.
+    """
+    text = read_text(path)
+    if _is_trf(str(path), text):
+        return read_trf(text, str(path))
+    from playoff_formats.io.json_event import load_event
+
+    return load_event(text, str(path))
+
+
+def _is_trf(filename: str, text: str) -> bool:
+    lowered = filename.lower()
+    if lowered.endswith(_TRF_EXTENSIONS):
+        return True
+    if lowered.endswith(_JSON_EXTENSIONS):
+        return False
+    return not text.lstrip("\ufeff \t\r\n").startswith("{")
 
 
 def demo_event_text() -> str:
+    from importlib import resources
+
     return resources.files("orchestrator.data").joinpath(DEMO_EVENT).read_text(encoding="utf-8")
 
 
 def demo_event() -> IndividualEvent:
+    from playoff_formats.io.json_event import load_event
+    from playoff_formats.model import IndividualEvent
+
     event = load_event(demo_event_text(), DEMO_EVENT)
     assert isinstance(event, IndividualEvent)
     return event
 
 
-def resolve_regulation(name_or_file: str | None, event: Event) -> Regulation:
+def resolve_regulation(name_or_file: str | None, event: Event | TrfEvent) -> Regulation:
     """A named regulation, a regulation file (``.toml``/``.json``), or the event's own.
 
     One that ranks another kind of event than ``event`` is a
@@ -53,10 +83,12 @@ def resolve_regulation(name_or_file: str | None, event: Event) -> Regulation:
     return regulation
 
 
-def _regulation(name_or_file: str | None, event: Event) -> Regulation:
+def _regulation(name_or_file: str | None, event: Event | TrfEvent) -> Regulation:
     if name_or_file is None:
         return get_regulation(event.regulation)
     path = Path(name_or_file)
     if path.suffix.lower() in (".toml", ".json") or path.exists():
+        from playoff_formats.regulations.custom import regulation_from_text
+
         return regulation_from_text(read_text(path), str(path))
     return get_regulation(name_or_file)

@@ -22,4 +22,5 @@ __all__ = [
     "team_chess",
     "tiebreaks",
     "timecontrol",
+    "values",
 ]

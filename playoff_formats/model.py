@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -31,6 +30,30 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
+# The plain values live apart, for readers and tiebreaks that run without pydantic.
+from playoff_formats.values import DEFAULT_INDIVIDUAL_REGULATION as DEFAULT_INDIVIDUAL_REGULATION
+from playoff_formats.values import EARLIEST as EARLIEST
+from playoff_formats.values import LATEST as LATEST
+from playoff_formats.values import MAX_BOARD_COUNT as MAX_BOARD_COUNT
+from playoff_formats.values import MAX_BOARDS as MAX_BOARDS
+from playoff_formats.values import MAX_BRIDGE_SCORE as MAX_BRIDGE_SCORE
+from playoff_formats.values import MAX_BYES as MAX_BYES
+from playoff_formats.values import MAX_GAME_POINTS as MAX_GAME_POINTS
+from playoff_formats.values import MAX_GAMES as MAX_GAMES
+from playoff_formats.values import MAX_ID as MAX_ID
+from playoff_formats.values import MAX_IMPS as MAX_IMPS
+from playoff_formats.values import MAX_MATCHES as MAX_MATCHES
+from playoff_formats.values import MAX_NAME as MAX_NAME
+from playoff_formats.values import MAX_PLAYERS as MAX_PLAYERS
+from playoff_formats.values import MAX_ROUND as MAX_ROUND
+from playoff_formats.values import MAX_TEAMS as MAX_TEAMS
+from playoff_formats.values import MAX_VPS as MAX_VPS
+from playoff_formats.values import BoardResult as BoardResult
+from playoff_formats.values import ByeKind as ByeKind
+from playoff_formats.values import Colour as Colour
+from playoff_formats.values import Result as Result
+from playoff_formats.values import Venue as Venue
+
 
 class Frozen(BaseModel):
     """Base for immutable models that refuse unknown keys and non-finite numbers."""
@@ -39,31 +62,7 @@ class Frozen(BaseModel):
 
 
 # --------------------------------------------------------------------------- limits
-
-MAX_NAME = 200
-"""Characters in a name: an event's, a player's, a team's."""
-MAX_ID = 64
-"""Characters in an id (a player's, a team's, the ids games name), a regulation's
-name, a title, a federation, a FIDE id."""
-MAX_PLAYERS = 2000
-MAX_GAMES = 20_000
-MAX_BYES = 20_000
-MAX_TEAMS = 500
-MAX_MATCHES = 10_000
-MAX_BOARDS = 200
-"""Boards listed for one team match."""
-MAX_BOARD_COUNT = 1000
-"""Boards played in one team match, when only totals are given."""
-MAX_ROUND = 1000
-MAX_BRIDGE_SCORE = 100_000
-"""The largest net score of a bridge board, either way."""
-MAX_GAME_POINTS = 10_000
-MAX_IMPS = 100_000
-MAX_VPS = 1000
-EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
-LATEST = datetime(2200, 1, 1, tzinfo=UTC)
-"""Dates are from :data:`EARLIEST` and before :data:`LATEST` (a date without a zone
-is read as UTC for this)."""
+# The bounds themselves (MAX_NAME...) are plain values: see playoff_formats.values.
 
 _STORED = "stored"
 
@@ -196,66 +195,6 @@ AwareInstant = Annotated[AwareDatetime, BeforeValidator(_written_as_text), InRan
 a model validated leniently (an API body), where a number would pass for a date."""
 
 
-class Result(StrEnum):
-    """The result of a paired game, from White's side."""
-
-    WHITE_WINS = "1-0"
-    BLACK_WINS = "0-1"
-    DRAW = "1/2-1/2"
-    WHITE_WINS_BY_FORFEIT = "+/-"
-    BLACK_WINS_BY_FORFEIT = "-/+"
-    DOUBLE_FORFEIT = "-/-"
-
-    @property
-    def played(self) -> bool:
-        """True when the game was played over the board (not a forfeit)."""
-        return self in (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
-
-    @property
-    def white_points(self) -> float:
-        return _WHITE_POINTS[self]
-
-    @property
-    def black_points(self) -> float:
-        return _BLACK_POINTS[self]
-
-
-_WHITE_POINTS = {
-    Result.WHITE_WINS: 1.0,
-    Result.BLACK_WINS: 0.0,
-    Result.DRAW: 0.5,
-    Result.WHITE_WINS_BY_FORFEIT: 1.0,
-    Result.BLACK_WINS_BY_FORFEIT: 0.0,
-    Result.DOUBLE_FORFEIT: 0.0,
-}
-_BLACK_POINTS = {
-    Result.WHITE_WINS: 0.0,
-    Result.BLACK_WINS: 1.0,
-    Result.DRAW: 0.5,
-    Result.WHITE_WINS_BY_FORFEIT: 0.0,
-    Result.BLACK_WINS_BY_FORFEIT: 1.0,
-    Result.DOUBLE_FORFEIT: 0.0,
-}
-
-
-class Colour(StrEnum):
-    WHITE = "white"
-    BLACK = "black"
-
-
-class ByeKind(StrEnum):
-    """An unpaired round, with the TRF code it comes from."""
-
-    FULL_POINT = "full"  # TRF F
-    HALF_POINT = "half"  # TRF H
-    ZERO_POINT = "zero"  # TRF Z or blank: a known absence
-    PAIRING_ALLOCATED = "pairing-allocated"  # TRF U
-
-    @property
-    def points(self) -> float:
-        return {"full": 1.0, "half": 0.5, "zero": 0.0, "pairing-allocated": 1.0}[self.value]
-
-
 class Player(Frozen):
     """A participant of an individual event."""
 
@@ -303,7 +242,7 @@ class IndividualEvent(Frozen):
 
     name: Name
     kind: Literal["individual"] = "individual"
-    regulation: Ref = "gct2015"
+    regulation: Ref = DEFAULT_INDIVIDUAL_REGULATION
     players: Annotated[list[Player], Field(min_length=2), AtMost(MAX_PLAYERS)]
     games: Annotated[list[Game], AtMost(MAX_GAMES)] = Field(default_factory=list)
     byes: Annotated[list[Bye], AtMost(MAX_BYES)] = Field(default_factory=list)
@@ -321,25 +260,6 @@ class IndividualEvent(Frozen):
 
 
 # --- Team events -----------------------------------------------------------
-
-
-class Venue(StrEnum):
-    """Where a team match was played: at the home team's ground, or neutral."""
-
-    HOME = "home"
-    NEUTRAL = "neutral"
-
-
-class BoardResult(StrEnum):
-    """A chess board of a team match, from the home team's side."""
-
-    HOME_WINS = "1-0"
-    DRAW = "1/2-1/2"
-    AWAY_WINS = "0-1"
-
-    @property
-    def home_points(self) -> float:
-        return {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[self.value]
 
 
 class Team(Frozen):

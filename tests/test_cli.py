@@ -227,14 +227,16 @@ def test_extra_boards_event_typo_lists_the_known_values() -> None:
 
 def _header_and_rows(stdout: str) -> tuple[list[str], dict[str, list[str]]]:
     """A table's header cells and each row's cells, by the name in its second column."""
-    lines = stdout.splitlines()
-    header = next(line for line in lines if line.startswith("┃"))
-    cells = [c.strip() for c in re.split(r"[┃│]", header) if c.strip()]
+    # Plain tables (│ between columns) and rich's boxed ones (┃ header, │ around rows).
+    lines = [
+        line.replace("┃", "│").strip().strip("│")
+        for line in stdout.splitlines() if "│" in line or "┃" in line
+    ]
+    cells = [c.strip() for c in lines[0].split("│")]
     rows: dict[str, list[str]] = {}
-    for line in lines:
-        if line.startswith("│"):
-            row = [c.strip() for c in line.strip("│").split("│")]
-            rows[row[1]] = row
+    for line in lines[1:]:
+        row = [c.strip() for c in line.split("│")]
+        rows[row[1]] = row
     return cells, rows
 
 

@@ -3,6 +3,9 @@
 Text in, objects out: :func:`parse_trf` turns the text of a TRF into an
 :class:`~playoff_formats.model.IndividualEvent`; :func:`parse_trf_document` also
 returns the tournament header (name, dates, arbiter, time control, round dates).
+:func:`read_trf` gives the same event as plain data (:class:`TrfEvent`), which
+the standings read as they read the model, without loading pydantic: that costs
+more than reading and ranking a large Swiss.
 
 The file is refused whole, with a 1-based line and column and a reason, when it
 cannot be read exactly. Policies chosen where the standard leaves room:
@@ -42,25 +45,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import NoReturn
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Literal, NamedTuple, NoReturn
 
 from playoff_formats.errors import InputError
 from playoff_formats.io.validation import check_regulation_kind
-from playoff_formats.model import (
+from playoff_formats.values import (
+    DEFAULT_INDIVIDUAL_REGULATION,
     MAX_NAME,
     MAX_PLAYERS,
     MAX_ROUND,
-    Bye,
     ByeKind,
-    Game,
-    IndividualEvent,
-    Player,
     Result,
 )
 
-__all__ = ["TrfDocument", "TrfHeader", "parse_trf", "parse_trf_document"]
+if TYPE_CHECKING:
+    from playoff_formats.model import IndividualEvent
+
+__all__ = [
+    "TrfBye",
+    "TrfDocument",
+    "TrfEvent",
+    "TrfGame",
+    "TrfHeader",
+    "TrfPlayer",
+    "parse_trf",
+    "parse_trf_document",
+    "read_trf",
+]
 
 _FIRST_ROUND_COLUMN = 92
 _ROUND_WIDTH = 10
@@ -74,6 +85,9 @@ _NUMBER = re.compile(r"[0-9]+(?:[.,][0-9]+)?")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SCORING_ENTRY = re.compile(r"\s*([A-Za-z])\s*(-?[0-9]+(?:[.,][0-9]+)?)")
 _WORD = re.compile(r"\S+")
+
+_COLOUR_OF = {"w": "w", "W": "w", "b": "b", "B": "b", "-": "-", " ": "-"}
+"""A colour as written (either case; a blank is no colour) and as it is read."""
 
 _GAME_CODES = frozenset("1=0WDL")
 _FORFEIT_CODES = frozenset("+-")
@@ -159,6 +173,76 @@ class TrfDocument:
     event: IndividualEvent
 
 
+class TrfPlayer(NamedTuple):
+    """A player of a TRF, with the fields of a :class:`~playoff_formats.model.Player`."""
+
+    id: str
+    name: str
+    rating: int | None
+    title: str | None
+    federation: str | None
+    fide_id: str | None
+
+
+class TrfGame(NamedTuple):
+    """A game of a TRF, with the fields of a :class:`~playoff_formats.model.Game`."""
+
+    round: int
+    white: str
+    black: str
+    result: Result
+    rated: bool
+
+
+class TrfBye(NamedTuple):
+    """A bye of a TRF, with the fields of a :class:`~playoff_formats.model.Bye`."""
+
+    round: int
+    player: str
+    kind: ByeKind
+
+
+@dataclass(frozen=True)
+class TrfEvent:
+    """The event a TRF describes, as plain data.
+
+    It holds what its :class:`~playoff_formats.model.IndividualEvent` holds, in
+    the same order; :meth:`to_model` builds that event. A regulation ranks
+    either alike (both are
+    :class:`~playoff_formats.tiebreaks.index.IndividualResults`).
+    """
+
+    name: str
+    players: tuple[TrfPlayer, ...]
+    games: tuple[TrfGame, ...]
+    byes: tuple[TrfBye, ...]
+    kind: Literal["individual"] = "individual"
+    regulation: str = DEFAULT_INDIVIDUAL_REGULATION
+
+    @property
+    def rounds(self) -> int:
+        """The number of rounds: the highest round that has a game or a bye."""
+        return max([g.round for g in self.games] + [b.round for b in self.byes], default=0)
+
+    def to_model(self, source: str | None = None) -> IndividualEvent:
+        """The model event; ``source`` names the file if it cannot be built."""
+        from pydantic import ValidationError
+
+        from playoff_formats.model import Bye, Game, IndividualEvent, Player
+
+        try:
+            return IndividualEvent(
+                name=self.name,
+                players=[Player(**p._asdict()) for p in self.players],
+                games=[Game(**g._asdict()) for g in self.games],
+                byes=[Bye(**b._asdict()) for b in self.byes],
+            )
+        except ValidationError as error:  # pragma: no cover - guarded by the reader's checks
+            raise InputError(
+                f"the event cannot be built: {error.errors()[0]['msg']}", source=source
+            ) from None
+
+
 def parse_trf(text: str, source: str | None = None) -> IndividualEvent:
     """Read a FIDE TRF (TRF16 or TRF-2026) into an individual event.
 
@@ -171,18 +255,28 @@ def parse_trf(text: str, source: str | None = None) -> IndividualEvent:
 
 def parse_trf_document(text: str, source: str | None = None) -> TrfDocument:
     """Read a FIDE TRF into its header and its event. See :func:`parse_trf`."""
-    document = _Reader(source).read(text)
+    header, plain = _Reader(source).read(text)
+    event = plain.to_model(source)
     # A TRF names no regulation, so the event's is the default; the check keeps
     # every reader refusing the same events if that default ever changes.
-    check_regulation_kind(document.event, source)
-    return document
+    check_regulation_kind(event, source)
+    return TrfDocument(header=header, event=event)
+
+
+def read_trf(text: str, source: str | None = None) -> TrfEvent:
+    """Read a FIDE TRF into the plain event :func:`parse_trf` would build a model of.
+
+    Every refusal is the one :func:`parse_trf` makes, with the same line and column.
+    """
+    _, event = _Reader(source).read(text)
+    check_regulation_kind(event, source)
+    return event
 
 
 # --------------------------------------------------------------------------- internals
 
 
-@dataclass(frozen=True)
-class _Block:
+class _Block(NamedTuple):
     """One round of a player line."""
 
     round: int
@@ -211,7 +305,7 @@ class _Block:
 class _PlayerLine:
     number: int
     rank: int
-    player: Player
+    player: TrfPlayer
     points: float | None
     blocks: list[_Block]
 
@@ -294,7 +388,7 @@ class _Reader:
 
     # ------------------------------------------------------------------ reading lines
 
-    def read(self, text: str) -> TrfDocument:
+    def read(self, text: str) -> tuple[TrfHeader, TrfEvent]:
         if text.startswith("\ufeff"):
             text = text[1:]
         for index, line in enumerate(_LINE_BREAK.split(text)):
@@ -506,7 +600,7 @@ class _Reader:
                 column,
             )
 
-        player = Player(
+        player = TrfPlayer(
             id=str(rank),
             name=name,
             rating=rating,
@@ -539,16 +633,16 @@ class _Reader:
     def read_block(
         self, chunk: str, number: int, column: int, round_number: int, rank: int
     ) -> _Block:
+        if chunk[4] != " " or chunk[6] != " " or chunk[8] != " " or chunk[9] != " ":
+            offset = next(o for o in (4, 6, 8, 9) if chunk[o] != " ")
+            raise self.fail(
+                f"round {round_number}: expected a blank at column {column + offset}; each "
+                f"round takes ten columns (opponent {column}-{column + 3}, colour "
+                f"{column + 5}, result {column + 7})",
+                number,
+                column + offset,
+            )
         where = f"round {round_number}"
-        for offset in (4, 6, 8, 9):
-            if chunk[offset] != " ":
-                raise self.fail(
-                    f"{where}: expected a blank at column {column + offset}; each round takes "
-                    f"ten columns (opponent {column}-{column + 3}, colour {column + 5}, "
-                    f"result {column + 7})",
-                    number,
-                    column + offset,
-                )
         opponent_text = chunk[0:4].strip()
         if opponent_text and not _DIGITS.fullmatch(opponent_text):
             raise self.fail(
@@ -560,10 +654,8 @@ class _Reader:
         opponent = int(opponent_text) if opponent_text else 0
 
         colour_char = chunk[5]
-        colour = colour_char.lower()
-        if colour == " ":
-            colour = "-"
-        if colour not in ("w", "b", "-"):
+        colour = _COLOUR_OF.get(colour_char, "")
+        if not colour:
             raise self.fail(
                 f"{where}: '{colour_char}' is not a colour; use w, b, or - (not paired)",
                 number,
@@ -605,41 +697,31 @@ class _Reader:
                     number,
                     column + 5,
                 )
-        return _Block(
-            round=round_number,
-            column=column,
-            opponent=opponent,
-            colour=colour,
-            code=code,
-            blank=not chunk.strip(),
-        )
+        return _Block(round_number, column, opponent, colour, code, not chunk.strip())
 
     # ------------------------------------------------------------------ building the event
 
-    def build(self) -> TrfDocument:
+    def build(self) -> tuple[TrfHeader, TrfEvent]:
         self.check_opponents_exist()
         rounds = max((len(p.blocks) for p in self.lines), default=0)
         games = self.pair_games(rounds)
         byes = self.collect_byes(rounds)
         self.apply_bye_records(byes, rounds)
         bye_list = [
-            Bye(round=round_number, player=str(rank), kind=slot.kind)
+            TrfBye(round_number, str(rank), slot.kind)
             for (round_number, rank), slot in sorted(
                 byes.items(), key=lambda item: (item[0][0], self.by_rank[item[0][1]].number)
             )
         ]
         self.check_points(games, bye_list)
         name = self.header.name or (self.source or "Unnamed event")[:MAX_NAME]
-        try:
-            event = IndividualEvent(
-                name=name,
-                players=[p.player for p in self.lines],
-                games=games,
-                byes=bye_list,
-            )
-        except ValidationError as error:  # pragma: no cover - guarded by the checks above
-            raise self.fail(f"the event cannot be built: {error.errors()[0]['msg']}") from None
-        return TrfDocument(header=self.header.freeze(), event=event)
+        event = TrfEvent(
+            name=name,
+            players=tuple(p.player for p in self.lines),
+            games=tuple(games),
+            byes=tuple(bye_list),
+        )
+        return self.header.freeze(), event
 
     def check_opponents_exist(self) -> None:
         for line in self.lines:
@@ -652,15 +734,18 @@ class _Reader:
                         block.column,
                     )
 
-    def pair_games(self, rounds: int) -> list[Game]:
-        games: list[Game] = []
+    def pair_games(self, rounds: int) -> list[TrfGame]:
+        games: list[TrfGame] = []
         for round_number in range(1, rounds + 1):
+            at = round_number - 1
             for line in self.lines:
-                block = line.block(round_number)
-                if block is None or block.opponent == 0:
+                if at >= len(line.blocks):
+                    continue
+                block = line.blocks[at]
+                if block.opponent == 0:
                     continue
                 other = self.by_rank[block.opponent]
-                other_block = other.block(round_number)
+                other_block = other.blocks[at] if at < len(other.blocks) else None
                 if other_block is None or other_block.opponent != line.rank:
                     self.refuse_one_sided(line, block, other, other_block)
                 if other.number < line.number:
@@ -697,7 +782,7 @@ class _Reader:
 
     def make_game(
         self, first: _PlayerLine, first_block: _Block, second: _PlayerLine, second_block: _Block
-    ) -> Game:
+    ) -> TrfGame:
         """Build the game of two lines that name each other; blame the later line."""
         where = f"round {first_block.round}"
         colours = (first_block.colour, second_block.colour)
@@ -727,20 +812,15 @@ class _Reader:
                 second_block.result_column,
             )
         result, rated = outcome
-        return Game(
-            round=first_block.round,
-            white=white.player.id,
-            black=black.player.id,
-            result=result,
-            rated=rated,
-        )
+        return TrfGame(first_block.round, white.player.id, black.player.id, result, rated)
 
     def collect_byes(self, rounds: int) -> dict[tuple[int, int], _ByeSlot]:
         byes: dict[tuple[int, int], _ByeSlot] = {}
         allocated: dict[int, int] = {}  # round -> line number of its U
         for line in self.lines:
+            blocks = line.blocks
             for round_number in range(1, rounds + 1):
-                block = line.block(round_number)
+                block = blocks[round_number - 1] if round_number <= len(blocks) else None
                 if block is not None and block.opponent:
                     continue
                 code = "" if block is None else block.code
@@ -796,11 +876,13 @@ class _Reader:
                         column,
                     )
 
-    def check_points(self, games: list[Game], byes: list[Bye]) -> None:
+    def check_points(self, games: list[TrfGame], byes: list[TrfBye]) -> None:
         scores = {p.player.id: 0.0 for p in self.lines}
+        points_of = {result: (result.white_points, result.black_points) for result in Result}
         for game in games:
-            scores[game.white] += game.result.white_points
-            scores[game.black] += game.result.black_points
+            white_points, black_points = points_of[game.result]
+            scores[game.white] += white_points
+            scores[game.black] += black_points
         for bye in byes:
             scores[bye.player] += bye.kind.points
         for line in self.lines:

@@ -13,10 +13,14 @@ event names must rank events of its kind (individual or team, chess or bridge).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from playoff_formats.errors import InputError
-from playoff_formats.model import Event, IndividualEvent
 from playoff_formats.regulations import kind_refusal, regulation_ranks
+
+if TYPE_CHECKING:
+    from playoff_formats.model import Event, IndividualEvent
+    from playoff_formats.tiebreaks.index import IndividualResults
 
 __all__ = ["EventProblem", "check_regulation_kind", "find_event_problem"]
 
@@ -87,7 +91,9 @@ def find_event_problem(event: IndividualEvent) -> EventProblem | None:
     return None
 
 
-def check_regulation_kind(event: Event, source: str | None = None, *, named: bool = True) -> None:
+def check_regulation_kind(
+    event: Event | IndividualResults, source: str | None = None, *, named: bool = True
+) -> None:
     """Refuse, at path ``regulation``, an event whose regulation ranks another kind of event.
 
     ``named``: the document names its regulation; otherwise the model's default

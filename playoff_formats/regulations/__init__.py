@@ -1,29 +1,66 @@
-"""Named regulations: an ordered list of criteria plus the policies of a text."""
+"""Named regulations: an ordered list of criteria plus the policies of a text.
+
+Each regulation's module is imported when the regulation is first asked for:
+ranking a chess Swiss has no use for the bridge scales or the team models.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from playoff_formats.errors import RegulationError
-from playoff_formats.model import Event
 from playoff_formats.regulations.base import CriteriaRegulation, Regulation
-from playoff_formats.regulations.county1980 import County1980
-from playoff_formats.regulations.ebu_143_2 import ebu_143_2_triangle
-from playoff_formats.regulations.ebu_143_7 import (
-    ebu_143_7,
-    ebu_143_7_pachabo,
-    ebu_143_7_swiss,
-)
-from playoff_formats.regulations.gct2015 import gct2015
 from playoff_formats.regulations.kinds import EventKind, kind_mismatch
 
+if TYPE_CHECKING:
+    from playoff_formats.model import Event
+    from playoff_formats.tiebreaks.index import IndividualResults
+
+
+def _gct2015() -> Regulation:
+    from playoff_formats.regulations.gct2015 import gct2015
+
+    return gct2015()
+
+
+def _county1980() -> Regulation:
+    from playoff_formats.regulations.county1980 import County1980
+
+    return County1980()
+
+
+def _ebu_143_7() -> Regulation:
+    from playoff_formats.regulations.ebu_143_7 import ebu_143_7
+
+    return ebu_143_7()
+
+
+def _ebu_143_7_pachabo() -> Regulation:
+    from playoff_formats.regulations.ebu_143_7 import ebu_143_7_pachabo
+
+    return ebu_143_7_pachabo()
+
+
+def _ebu_143_7_swiss() -> Regulation:
+    from playoff_formats.regulations.ebu_143_7 import ebu_143_7_swiss
+
+    return ebu_143_7_swiss()
+
+
+def _ebu_143_2_triangle() -> Regulation:
+    from playoff_formats.regulations.ebu_143_2 import ebu_143_2_triangle
+
+    return ebu_143_2_triangle()
+
+
 _NAMED: dict[str, Callable[[], Regulation]] = {
-    "gct2015": gct2015,
-    "county1980": County1980,
-    "ebu-143.7": ebu_143_7,
-    "ebu-143.7-pachabo": ebu_143_7_pachabo,
-    "ebu-143.7-swiss": ebu_143_7_swiss,
-    "ebu-143.2-triangle": ebu_143_2_triangle,
+    "gct2015": _gct2015,
+    "county1980": _county1980,
+    "ebu-143.7": _ebu_143_7,
+    "ebu-143.7-pachabo": _ebu_143_7_pachabo,
+    "ebu-143.7-swiss": _ebu_143_7_swiss,
+    "ebu-143.2-triangle": _ebu_143_2_triangle,
 }
 
 
@@ -47,12 +84,12 @@ def regulation_ranks(name: str) -> EventKind | None:
     return None if factory is None else factory().ranks
 
 
-def regulations_for(event: Event) -> list[str]:
+def regulations_for(event: Event | IndividualResults) -> list[str]:
     """The named regulations that rank events of ``event``'s kind."""
     return [n for n in regulation_names() if kind_mismatch(n, _NAMED[n]().ranks, event) is None]
 
 
-def kind_refusal(name: str, ranks: EventKind, event: Event) -> str | None:
+def kind_refusal(name: str, ranks: EventKind, event: Event | IndividualResults) -> str | None:
     """Why regulation ``name`` cannot rank ``event``, and which ones can; else None."""
     problem = kind_mismatch(name, ranks, event)
     if problem is None:

@@ -6,11 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from playoff_formats.model import IndividualEvent
 from playoff_formats.regulations.kinds import INDIVIDUAL_CHESS, EventKind
 from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import LabelledCriterion, Step, resolve_tie
-from playoff_formats.tiebreaks.index import EventIndex
+from playoff_formats.tiebreaks.index import EventIndex, IndividualResults
 from playoff_formats.tiebreaks.words import join, places, points, short_name
 
 
@@ -45,7 +44,8 @@ class CriteriaRegulation:
     unresolved: str = "they stay tied and share the place"
     ranks: ClassVar[EventKind] = INDIVIDUAL_CHESS
 
-    def standings(self, event: IndividualEvent) -> Standings:
+    def standings(self, event: IndividualResults) -> Standings:
+        """The standings of ``event``: a model event or the plain event of a TRF."""
         index = EventIndex.of(event)
         by_score = sorted(index.order, key=lambda p: -index.scores[p])
         explanation: list[str] = []

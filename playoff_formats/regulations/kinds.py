@@ -10,9 +10,11 @@ rules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from playoff_formats.model import Event, IndividualEvent
+if TYPE_CHECKING:
+    from playoff_formats.model import Event
+    from playoff_formats.tiebreaks.index import IndividualResults
 
 __all__ = [
     "INDIVIDUAL_CHESS",
@@ -40,16 +42,20 @@ TEAM_CHESS = EventKind("team", "chess")
 TEAM_BRIDGE = EventKind("team", "bridge")
 
 
-def kind_of(event: Event) -> EventKind:
-    """The kind of ``event``; a team event without matches has no known game yet."""
-    if isinstance(event, IndividualEvent):
+def kind_of(event: Event | IndividualResults) -> EventKind:
+    """The kind of ``event``; a team event without matches has no known game yet.
+
+    Told by the ``kind`` every event carries, so that the plain event a TRF is
+    read into is told apart without loading the models.
+    """
+    if event.kind == "individual":
         return INDIVIDUAL_CHESS
     if not event.matches:
         return EventKind("team")
     return TEAM_BRIDGE if event.is_bridge else TEAM_CHESS
 
 
-def kind_mismatch(name: str, ranks: EventKind, event: Event) -> str | None:
+def kind_mismatch(name: str, ranks: EventKind, event: Event | IndividualResults) -> str | None:
     """Why regulation ``name``, which ranks ``ranks`` events, cannot rank ``event``; else None.
 
     Individual events are all chess here, so the game is named only between

@@ -9,7 +9,8 @@ records each step, so that the final order can be read aloud and checked.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,12 +42,35 @@ class Split:
 def split_by_value(values: Mapping[str, Value], order: Sequence[str]) -> Split:
     """Group players with equal values, best first; ``order`` fixes order inside a group."""
     distinct = sorted(set(values.values()), key=_sort_key, reverse=True)
-    groups = tuple(tuple(p for p in order if values[p] == v) for v in distinct)
+    # One pass, not one per value: a large score group can hold dozens of values.
+    members: dict[Value, list[str]] = {}
+    for p in order:
+        members.setdefault(values[p], []).append(p)
+    groups = tuple(tuple(members.get(v, ())) for v in distinct)
     return Split(values=dict(values), groups=groups)
 
 
 def _sort_key(value: Value) -> tuple[float, ...]:
     return value if isinstance(value, tuple) else (value,)
+
+
+def each_once(
+    index: EventIndex, criterion: Criterion, group: Sequence[str], value: Callable[[str], Value]
+) -> dict[str, Value]:
+    """``value`` of each player of ``group``, computed once per index and criterion.
+
+    Only for a criterion whose value for a player does not depend on who else is
+    tied: the resolver asks again for every group a player is tied in, and the
+    standings table asks for everyone.
+    """
+    known = index.memo_of(criterion)
+    found: dict[str, Value] = {}
+    for p in group:
+        v = known.get(p)
+        if v is None:
+            v = known[p] = value(p)
+        found[p] = v
+    return found
 
 
 class Criterion(ABC):
@@ -182,12 +206,16 @@ def _outcome_sentences(
 ) -> list[str]:
     sentences = []
     place = first_place
+    # Each subgroup is set against the values of all the others: count and sort them
+    # once for the split, not once per subgroup (a score group may split into dozens).
+    everyone = Counter(split.values[p] for g in split.groups for p in g)
+    bare = {v: criterion.bare(v) for v in everyone}
+    worst_first = sorted(everyone, key=_sort_key)
     for subgroup in split.groups:
-        others = [p for g in split.groups for p in g if p not in subgroup]
-        other_values = sorted(
-            {split.values[p] for p in others}, key=lambda v: v if isinstance(v, tuple) else (v,)
+        own = Counter(split.values[p] for p in subgroup)
+        against = " and ".join(
+            bare[v] for v in reversed(worst_first) if everyone[v] > own[v]
         )
-        against = " and ".join(criterion.bare(v) for v in reversed(other_values))
         if len(subgroup) == 1:
             player = subgroup[0]
             sentences.append(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from playoff_formats.tiebreaks.core import Criterion, Split, Value, split_by_value
+from playoff_formats.tiebreaks.core import Criterion, Split, Value, each_once, split_by_value
 from playoff_formats.tiebreaks.index import EventIndex
 from playoff_formats.tiebreaks.words import join, number, points, short_name
 
@@ -22,9 +22,12 @@ class GamesWonOverTheBoard(Criterion):
     title = "games won"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return {
-            p: float(sum(1 for r in index.rounds_of[p] if r.won_over_the_board)) for p in group
-        }
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: float(sum(1 for r in index.rounds_of[p] if r.won_over_the_board)),
+        )
 
     def phrase(self, value: Value) -> str:
         assert not isinstance(value, tuple)
@@ -129,7 +132,7 @@ class SonnebornBerger(Criterion):
     title = "Sonneborn-Berger"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return {p: sonneborn_berger(index, p) for p in group}
+        return each_once(index, self, group, lambda p: sonneborn_berger(index, p))
 
 
 def sonneborn_berger(index: EventIndex, player: str) -> float:
@@ -160,7 +163,12 @@ class ExtendedKoya(Criterion):
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         sets = koya_sets(index)
-        full = {p: _koya_steps(index, p, sets) for p in group}
+        known = index.memo_of("koya_steps")
+        full: dict[str, tuple[float, ...]] = {}
+        for p in group:
+            if p not in known:
+                known[p] = _koya_steps(index, p, sets)
+            full[p] = known[p]
         keep = 1
         while keep < len(sets) and len({full[p][:keep] for p in group}) == 1:
             keep += 1
@@ -182,6 +190,14 @@ class ExtendedKoya(Criterion):
 
 def koya_sets(index: EventIndex) -> tuple[frozenset[str], ...]:
     """The opponents counted at each step: (i), then each lower score group added."""
+    known = index.memo_of("koya_sets")
+    found: tuple[frozenset[str], ...] | None = known.get(None)
+    if found is None:
+        found = known[None] = _koya_sets(index)
+    return found
+
+
+def _koya_sets(index: EventIndex) -> tuple[frozenset[str], ...]:
     fifty = frozenset(
         p for p, s in index.scores.items() if 2 * s >= len(index.rounds_of[p])
     )

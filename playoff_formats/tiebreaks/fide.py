@@ -33,15 +33,14 @@ Unplayed rounds are treated in one of two ways, chosen by ``pairing``:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
-from playoff_formats.model import ByeKind, Colour
 from playoff_formats.tiebreaks import criteria as gct
-from playoff_formats.tiebreaks.core import Criterion, Split, Value, split_by_value
+from playoff_formats.tiebreaks.core import Criterion, Split, Value, each_once, split_by_value
 from playoff_formats.tiebreaks.index import EventIndex, PlayerRound, RoundKind
 from playoff_formats.tiebreaks.words import join, number, short_name
+from playoff_formats.values import ByeKind, Colour
 
 Pairing = Literal["swiss", "round-robin"]
 PAIRINGS: tuple[Pairing, ...] = ("swiss", "round-robin")
@@ -70,8 +69,18 @@ def all_rounds(index: EventIndex, player: str) -> tuple[PlayerRound, ...]:
     A round with no game and no bye is an absence: unplayed and scored zero,
     like a zero-point bye.
     """
+    known = index.memo_of("all_rounds")
+    found: tuple[PlayerRound, ...] | None = known.get(player)
+    if found is None:
+        found = known[player] = _all_rounds(index, player)
+    return found
+
+
+def _all_rounds(index: EventIndex, player: str) -> tuple[PlayerRound, ...]:
     recorded = index.rounds_of[player]
     present = {r.round for r in recorded}
+    if len(present) == index.rounds:  # already in order, with no absence to add
+        return recorded
     absences = [
         PlayerRound(round=n, kind=RoundKind.BYE, points=0.0, bye=ByeKind.ZERO_POINT)
         for n in range(1, index.rounds + 1)
@@ -112,6 +121,19 @@ def adjusted_score(index: EventIndex, player: str) -> float:
 
     Rounds of category 16.2.5 count as draws; every other round as scored.
     """
+    return adjusted_scores(index)[player]
+
+
+def adjusted_scores(index: EventIndex) -> dict[str, float]:
+    """:func:`adjusted_score` of every participant, computed once for the index."""
+    known = index.memo_of("adjusted_scores")
+    found: dict[str, float] | None = known.get(None)
+    if found is None:
+        found = known[None] = {p: _adjusted_score(index, p) for p in index.rounds_of}
+    return found
+
+
+def _adjusted_score(index: EventIndex, player: str) -> float:
     rounds = all_rounds(index, player)
     return sum(
         DRAW if category is Unplayed.BYE_AT_END else r.points
@@ -119,8 +141,7 @@ def adjusted_score(index: EventIndex, player: str) -> float:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Contribution:
+class Contribution(NamedTuple):
     """One round's part of a participant's Buchholz or Sonneborn-Berger.
 
     ``score`` is the opponent's score (or the dummy's), ``points`` what the
@@ -145,17 +166,28 @@ def swiss_contributions(index: EventIndex, player: str) -> tuple[Contribution, .
     capped by the scheduled opponent's adjusted score for a forfeit (16.4.1)
     and by a draw times the number of rounds otherwise (16.4.2).
     """
+    known = index.memo_of("swiss_contributions")
+    found: tuple[Contribution, ...] | None = known.get(player)
+    if found is None:
+        found = known[player] = _swiss_contributions(index, player)
+    return found
+
+
+def _swiss_contributions(index: EventIndex, player: str) -> tuple[Contribution, ...]:
     own = index.scores[player]
     cap = DRAW * index.rounds
+    adjusted = adjusted_scores(index)
     contributions = []
     for r in all_rounds(index, player):
         if r.opponent is not None and r.kind is RoundKind.PLAYED:
-            score = adjusted_score(index, r.opponent)
+            score = adjusted[r.opponent]
         elif r.opponent is not None:
-            score = min(own, adjusted_score(index, r.opponent))
+            score = min(own, adjusted[r.opponent])
         else:
             score = min(own, cap)
-        contributions.append(Contribution(r.round, score, r.points, is_voluntarily_unplayed(r)))
+        # is_voluntarily_unplayed(r), written out: this runs for every round of everyone
+        voluntary = r.kind is RoundKind.FORFEIT_LOSS or (r.kind is RoundKind.BYE and r.points < WIN)
+        contributions.append(Contribution(r.round, score, r.points, voluntary))
     return tuple(contributions)
 
 
@@ -214,7 +246,12 @@ class Wins(Criterion):
     title = "wins, with or without playing"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return {p: float(sum(1 for r in index.rounds_of[p] if r.points == WIN)) for p in group}
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: float(sum(1 for r in index.rounds_of[p] if r.points == WIN)),
+        )
 
     def phrase(self, value: Value) -> str:
         return _count(value, "win", "wins")
@@ -236,12 +273,14 @@ class GamesWon(gct.GamesWonOverTheBoard):
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         if self.pairing == "swiss":
             return super().evaluate(index, group)
-        return {
-            p: float(
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: float(
                 sum(1 for r in index.rounds_of[p] if _game(r, self.pairing) and r.points == WIN)
-            )
-            for p in group
-        }
+            ),
+        )
 
     def phrase(self, value: Value) -> str:
         return _count(value, "game won", "games won")
@@ -268,16 +307,18 @@ class GamesWithBlack(Criterion):
         self.pairing = pairing
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return {
-            p: float(
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: float(
                 sum(
                     1
                     for r in index.rounds_of[p]
                     if r.colour is Colour.BLACK and _game(r, self.pairing)
                 )
-            )
-            for p in group
-        }
+            ),
+        )
 
     def phrase(self, value: Value) -> str:
         return _count(value, "game with Black", "games with Black")
@@ -296,16 +337,18 @@ class WinsWithBlack(Criterion):
         self.pairing = pairing
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return {
-            p: float(
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: float(
                 sum(
                     1
                     for r in index.rounds_of[p]
                     if r.colour is Colour.BLACK and _game(r, self.pairing) and r.points == WIN
                 )
-            )
-            for p in group
-        }
+            ),
+        )
 
     def phrase(self, value: Value) -> str:
         return _count(value, "win with Black", "wins with Black")
@@ -326,7 +369,9 @@ class Buchholz(Criterion):
     title = "Buchholz"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return {p: sum(c.score for c in swiss_contributions(index, p)) for p in group}
+        return each_once(
+            index, self, group, lambda p: sum(c.score for c in swiss_contributions(index, p))
+        )
 
 
 class BuchholzCut1(Criterion):
@@ -340,12 +385,13 @@ class BuchholzCut1(Criterion):
     title = "Buchholz cut 1"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        values: dict[str, Value] = {}
-        for p in group:
-            contributions = swiss_contributions(index, p)
-            cut = buchholz_cut(contributions)
-            values[p] = sum(c.score for c in contributions) - (cut.score if cut else 0.0)
-        return values
+        return each_once(index, self, group, lambda p: _buchholz_cut1(index, p))
+
+
+def _buchholz_cut1(index: EventIndex, player: str) -> float:
+    contributions = swiss_contributions(index, player)
+    cut = buchholz_cut(contributions)
+    return sum(c.score for c in contributions) - (cut.score if cut else 0.0)
 
 
 class SonnebornBerger(gct.SonnebornBerger):
@@ -365,7 +411,9 @@ class SonnebornBerger(gct.SonnebornBerger):
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         if self.pairing == "round-robin":
             return super().evaluate(index, group)
-        return {p: sum(c.product for c in swiss_contributions(index, p)) for p in group}
+        return each_once(
+            index, self, group, lambda p: sum(c.product for c in swiss_contributions(index, p))
+        )
 
 
 class SonnebornBergerCut1(Criterion):
@@ -380,16 +428,16 @@ class SonnebornBergerCut1(Criterion):
         self.pairing = pairing
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        values: dict[str, Value] = {}
-        for p in group:
-            contributions = (
-                swiss_contributions(index, p)
-                if self.pairing == "swiss"
-                else round_robin_contributions(index, p)
-            )
-            cut = sonneborn_berger_cut(contributions)
-            values[p] = sum(c.product for c in contributions) - (cut.product if cut else 0.0)
-        return values
+        return each_once(index, self, group, lambda p: self._value(index, p))
+
+    def _value(self, index: EventIndex, player: str) -> float:
+        contributions = (
+            swiss_contributions(index, player)
+            if self.pairing == "swiss"
+            else round_robin_contributions(index, player)
+        )
+        cut = sonneborn_berger_cut(contributions)
+        return sum(c.product for c in contributions) - (cut.product if cut else 0.0)
 
 
 class Koya(Criterion):
@@ -408,9 +456,15 @@ class Koya(Criterion):
         self.pairing = pairing
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        limit = maximum_score(index, self.pairing) / 2
-        strong = frozenset(p for p, s in index.scores.items() if s >= limit)
-        return {p: index.points_between(p, strong) for p in group}
+        known = index.memo_of("koya_opponents")
+        strong: frozenset[str] | None = known.get(self.pairing)
+        if strong is None:
+            limit = maximum_score(index, self.pairing) / 2
+            strong = known[self.pairing] = frozenset(
+                p for p, s in index.scores.items() if s >= limit
+            )
+        opponents = strong
+        return each_once(index, self, group, lambda p: index.points_between(p, opponents))
 
 
 def maximum_score(index: EventIndex, pairing: Pairing) -> float:

@@ -2,15 +2,99 @@
 
 Every criterion reads the same facts (scores, who met whom, with which colour,
 how each round was scored), so they are computed in one pass over the games.
+Facts derived from the whole event (adjusted scores, a participant's
+contributions to Buchholz) are kept once computed: an index never changes, and
+a criterion applied to every tied group would otherwise compute them again for
+each.
+
+The index reads any :class:`IndividualResults`: the model's
+:class:`~playoff_formats.model.IndividualEvent`, or the plain event a TRF is
+read into (:class:`~playoff_formats.io.trf.TrfEvent`), which needs no pydantic.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, Literal, NamedTuple, Protocol
 
-from playoff_formats.model import Bye, ByeKind, Colour, Game, IndividualEvent, Player
+from playoff_formats.values import ByeKind, Colour, Result
+
+__all__ = [
+    "ByeFacts",
+    "EventIndex",
+    "GameFacts",
+    "IndividualResults",
+    "PlayerFacts",
+    "PlayerRound",
+    "RoundKind",
+]
+
+
+class PlayerFacts(Protocol):
+    """What the criteria read of a player."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+class GameFacts(Protocol):
+    """What the criteria read of a paired game."""
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def white(self) -> str: ...
+
+    @property
+    def black(self) -> str: ...
+
+    @property
+    def result(self) -> Result: ...
+
+
+class ByeFacts(Protocol):
+    """What the criteria read of a bye."""
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def kind(self) -> ByeKind: ...
+
+
+class IndividualResults(Protocol):
+    """A finished individual event as the rules read it: who played, and every result."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> Literal["individual"]: ...
+
+    @property
+    def regulation(self) -> str: ...
+
+    @property
+    def players(self) -> Sequence[PlayerFacts]: ...
+
+    @property
+    def games(self) -> Sequence[GameFacts]: ...
+
+    @property
+    def byes(self) -> Sequence[ByeFacts]: ...
+
+    @property
+    def rounds(self) -> int: ...
 
 
 class RoundKind(StrEnum):
@@ -22,9 +106,8 @@ class RoundKind(StrEnum):
     BYE = "bye"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerRound:
-    """One round from one player's side."""
+class PlayerRound(NamedTuple):
+    """One round from one player's side (a tuple: an event has thousands of them)."""
 
     round: int
     kind: RoundKind
@@ -44,31 +127,40 @@ class PlayerRound:
 
 @dataclass(frozen=True)
 class EventIndex:
-    """Scores and per-round records of every player of an event."""
+    """Scores and per-round records of every player of an event.
 
-    event: IndividualEvent
-    players: dict[str, Player]
+    ``memo`` holds facts derived from the whole index (see :meth:`memo_of`).
+    """
+
+    names: dict[str, str]
     order: tuple[str, ...]
     scores: dict[str, float]
     rounds_of: dict[str, tuple[PlayerRound, ...]]
     rounds: int
+    memo: dict[Hashable, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, event: IndividualEvent) -> EventIndex:
+    def of(cls, event: IndividualResults) -> EventIndex:
         per_player: dict[str, list[PlayerRound]] = defaultdict(list)
         for game in event.games:
-            for player_id in (game.white, game.black):
-                per_player[player_id].append(_round_of_game(game, player_id))
+            white_kind, white_points, black_kind, black_points = _SIDES_OF[game.result]
+            white = PlayerRound(game.round, white_kind, white_points, game.black, Colour.WHITE)
+            per_player[game.white].append(white)
+            if game.white == game.black:  # refused by every reader; a model may hold it
+                per_player[game.black].append(white)
+                continue
+            per_player[game.black].append(
+                PlayerRound(game.round, black_kind, black_points, game.white, Colour.BLACK)
+            )
         for bye in event.byes:
             per_player[bye.player].append(_round_of_bye(bye))
         rounds_of = {
-            p.id: tuple(sorted(per_player.get(p.id, []), key=lambda r: r.round))
+            p.id: tuple(sorted(per_player.get(p.id, []), key=_round_number))
             for p in event.players
         }
         scores = {pid: sum(r.points for r in rs) for pid, rs in rounds_of.items()}
         return cls(
-            event=event,
-            players={p.id: p for p in event.players},
+            names={p.id: p.name for p in event.players},
             order=tuple(p.id for p in event.players),
             scores=scores,
             rounds_of=rounds_of,
@@ -76,7 +168,14 @@ class EventIndex:
         )
 
     def name(self, player_id: str) -> str:
-        return self.players[player_id].name
+        return self.names[player_id]
+
+    def memo_of(self, fact: Hashable) -> dict[Any, Any]:
+        """The values of ``fact`` computed so far, by whatever key the fact is looked up."""
+        found = self.memo.get(fact)
+        if found is None:
+            found = self.memo[fact] = {}
+        return found
 
     def points_between(self, player_id: str, opponents: frozenset[str]) -> float:
         """Points ``player_id`` scored in games (forfeits included) against ``opponents``."""
@@ -86,23 +185,27 @@ class EventIndex:
         )
 
 
-def _round_of_game(game: Game, player_id: str) -> PlayerRound:
-    is_white = player_id == game.white
-    points = game.points_of(player_id)
-    if game.result.played:
-        kind = RoundKind.PLAYED
-    elif points > 0:
-        kind = RoundKind.FORFEIT_WIN
-    else:
-        kind = RoundKind.FORFEIT_LOSS
-    return PlayerRound(
-        round=game.round,
-        kind=kind,
-        points=points,
-        opponent=game.opponent_of(player_id),
-        colour=Colour.WHITE if is_white else Colour.BLACK,
+def _round_number(r: PlayerRound) -> int:
+    return r.round
+
+
+def _kind(result: Result, points: float) -> RoundKind:
+    if result.played:
+        return RoundKind.PLAYED
+    return RoundKind.FORFEIT_WIN if points > 0 else RoundKind.FORFEIT_LOSS
+
+
+_SIDES_OF: dict[Result, tuple[RoundKind, float, RoundKind, float]] = {
+    result: (
+        _kind(result, result.white_points),
+        result.white_points,
+        _kind(result, result.black_points),
+        result.black_points,
     )
+    for result in Result
+}
+"""How a result decided White's round and Black's, and the points of each."""
 
 
-def _round_of_bye(bye: Bye) -> PlayerRound:
+def _round_of_bye(bye: ByeFacts) -> PlayerRound:
     return PlayerRound(round=bye.round, kind=RoundKind.BYE, points=bye.kind.points, bye=bye.kind)
