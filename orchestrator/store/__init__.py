@@ -3,9 +3,11 @@
 - :mod:`.base`: :class:`StoredEvent`, the :class:`EventStore` protocol, the errors.
 - :mod:`.sqlite`: :class:`SqliteEventStore`, the embedded backend (one file, WAL).
 - :mod:`.aio`: :class:`AsyncEventStore`, the async face with group commit.
-
-A PostgreSQL backend implements :class:`EventStore` and nothing else changes.
+- :mod:`.postgres`: :class:`PostgresEventStore`, an :class:`AsyncEventLog` in
+  PostgreSQL, for several workers sharing one log.
 """
+
+from typing import TYPE_CHECKING
 
 from orchestrator.store.aio import AsyncEventStore, GroupCommitStats
 from orchestrator.store.base import (
@@ -27,6 +29,20 @@ from orchestrator.store.base import (
 )
 from orchestrator.store.sqlite import SCHEMA_VERSION, SqliteEventStore
 
+if TYPE_CHECKING:
+    from orchestrator.store.postgres import PostgresEventStore
+
+
+def __getattr__(name: str) -> object:
+    # Loaded when asked for: the driver takes a tenth of a second to import, which a
+    # service on SQLite, and every one of its start-ups, need not pay.
+    if name == "PostgresEventStore":
+        from orchestrator.store.postgres import PostgresEventStore
+
+        return PostgresEventStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "SCHEMA_VERSION",
     "AppendRequest",
@@ -41,6 +57,7 @@ __all__ = [
     "InvalidEventError",
     "JsonObject",
     "NewEvent",
+    "PostgresEventStore",
     "SchemaVersionError",
     "Snapshot",
     "SqliteEventStore",
