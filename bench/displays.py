@@ -7,10 +7,13 @@ Sans-I/O protocol on an ``asyncio.Protocol``: no task per connection, no queue, 
 the displays cost as little CPU as a Python client can and the time recorded for a
 frame (``time.time_ns()``, the same clock as the arbiter's on this machine) is the
 moment its bytes come off the socket. No compression is offered (neither server
-then compresses). Each display sends ``hello`` with the key, answers the protocol's
-``ping`` with ``pong``, and records ``(seq, arrival ns)`` of every ``event`` frame,
-checking that seqs follow each other without a gap from the seq of its ``welcome``
-or ``snapshot``.
+then compresses), unless ``--compress``: permessage-deflate, as browsers offer it.
+Each display sends ``hello`` with the key, answers the protocol's ``ping`` with
+``pong``, and records ``(seq, arrival ns)`` of every ``event`` frame, checking that
+seqs follow each other without a gap from the seq of its ``welcome`` or
+``snapshot``, and of every ``view`` frame. A display makes one HTTP request, its
+websocket handshake, and no other: the process has no HTTP client; the handshakes
+made are counted (a reconnection would show), and reported with what was recorded.
 
 It speaks JSON lines with the bench process: it prints one line when the displays
 are connected (``{"ready": ...}``), then reads commands on stdin:
@@ -37,12 +40,14 @@ from collections import Counter
 from typing import Any
 
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
 EVENT_PREFIX = b'{"t":"event","seq":'
+VIEW_PREFIX = b'{"t":"view","seq":'
 PONG = '{"t":"pong"}'
 
 
@@ -58,14 +63,21 @@ def raise_fd_limit(wanted: int) -> int:
 class Display(asyncio.Protocol):
     """One display: a websocket client driven by hand, recording event arrivals."""
 
-    def __init__(self, uri: str, hello: str, loop: asyncio.AbstractEventLoop) -> None:
-        self.ws = ClientProtocol(parse_uri(uri), max_size=None)
+    def __init__(
+        self, uri: str, hello: str, loop: asyncio.AbstractEventLoop, compress: bool = False
+    ) -> None:
+        extensions = [ClientPerMessageDeflateFactory()] if compress else None
+        self.ws = ClientProtocol(parse_uri(uri), max_size=None, extensions=extensions)
         self.hello = hello
         self.transport: asyncio.Transport | None = None
         self.welcomed: asyncio.Future[int] = loop.create_future()
         self.lost: asyncio.Future[None] = loop.create_future()
         self.seqs = array("q")
         self.times = array("q")
+        self.view_seqs = array("q")
+        self.view_times = array("q")
+        self.view_bytes = 0
+        self.http_requests = 0
         self.last_seq = -1  # from welcome / snapshot
         self.order_errors = 0
         self.snapshots = 0  # after the first: resyncs
@@ -78,6 +90,7 @@ class Display(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's is no subclass
         self.ws.send_request(self.ws.connect())
+        self.http_requests += 1
         self._flush()
 
     def data_received(self, data: bytes) -> None:
@@ -136,6 +149,11 @@ class Display(asyncio.Protocol):
             self.times.append(now)
             self.event_bytes += len(data)
             return
+        if data.startswith(VIEW_PREFIX):  # large, and only its seq matters here
+            self.view_seqs.append(int(data[18 : data.index(b",", 18)]))
+            self.view_times.append(now)
+            self.view_bytes += len(data)
+            return
         message = json.loads(data)
         kind = message.get("t")
         if kind == "welcome":
@@ -176,15 +194,18 @@ class Display(asyncio.Protocol):
             "seqs": self.seqs, "times": self.times, "order_errors": self.order_errors,
             "resyncs": max(0, self.snapshots - 1), "event_bytes": self.event_bytes,
             "closed": self.close_code if self.lost.done() else None,
+            "view_seqs": self.view_seqs, "view_times": self.view_times,
+            "view_bytes": self.view_bytes, "http_requests": self.http_requests,
         }
         self.seqs, self.times = array("q"), array("q")
+        self.view_seqs, self.view_times = array("q"), array("q")
         self.order_errors = 0
-        self.event_bytes = 0
+        self.event_bytes = self.view_bytes = self.http_requests = 0
         return taken
 
 
 async def open_displays(
-    url: str, key: str, n: int, batch: int, timeout_s: float
+    url: str, key: str, n: int, batch: int, timeout_s: float, compress: bool = False
 ) -> tuple[list[Display], Counter[str], float]:
     """Open ``n`` displays, ``batch`` at a time (each batch welcomed before the next)."""
     loop = asyncio.get_running_loop()
@@ -196,7 +217,7 @@ async def open_displays(
     async def one(i: int) -> Display | None:
         hello = json.dumps({"t": "hello", "d": {"token": key, "last_seq": None,
                                                 "client": f"bench-{i}"}})
-        display = Display(url, hello, loop)
+        display = Display(url, hello, loop, compress)
         try:
             await asyncio.wait_for(
                 loop.create_connection(lambda: display, uri.host, uri.port), timeout_s
@@ -259,7 +280,7 @@ async def main_async(args: argparse.Namespace) -> int:
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     displays, errors, took = await open_displays(
-        args.url, args.key, args.n, args.batch, args.connect_timeout_s
+        args.url, args.key, args.n, args.batch, args.connect_timeout_s, args.compress
     )
     _say({"ready": True, "connected": len(displays), "failed": args.n - len(displays),
           "errors": dict(errors.most_common(5)), "connect_s": round(took, 3),
@@ -289,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connect-timeout-s", type=float, default=10.0)
     parser.add_argument("--life-s", type=float, default=900.0)
     parser.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop")
+    parser.add_argument("--compress", action="store_true",
+                        help="offer permessage-deflate, as browsers do")
     args = parser.parse_args(argv)
     if args.loop == "uvloop":
         import uvloop

@@ -143,6 +143,10 @@ def create_app(
     app.add_middleware(
         BodyLimit, upload=settings.max_upload_bytes, other=settings.max_body_bytes
     )
+    # Ahead of every middleware: a display's connection, for hours and by the
+    # thousand, holds no more of the stack than it needs.
+    build_stack = app.build_middleware_stack
+    app.build_middleware_stack = lambda: ws.WebSockets(build_stack())  # type: ignore[method-assign]
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -1,13 +1,14 @@
 """Websocket fan-out: every logged event to every client of its play-off, in order.
 
-Each event is encoded once and offered to every connection's bounded queue; a
-sender task per connection drains its queue, so a slow display never delays the
-others. A connection whose queue is full is resynced (the events and views it
-queued replaced by one snapshot; its acks and errors kept); one that overflows
-again within ``resync_window_s`` is dropped with 4429 "too slow". A connection
-dropped or closed lets go of its queue and its pending send at once, and a socket
-that cannot take its close frame, or whose peer does not answer it within
-``close_timeout_s``, is cut off. See docs/protocol.md.
+Each event is encoded once and offered to every connection, which writes it at
+once when its socket has room; only a connection whose socket must wait (a slow
+display) queues what follows, in a bounded queue, and gets a task that drains it,
+so a slow display never delays the others. A connection whose queue is full is
+resynced (the events and views it queued replaced by one snapshot; its acks and
+errors kept); one that overflows again within ``resync_window_s`` is dropped with
+4429 "too slow". A connection dropped or closed lets go of its queue and its
+pending send at once, and a socket that cannot take its close frame, or whose peer
+does not answer it within ``close_timeout_s``, is cut off. See docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
+import weakref
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -46,7 +49,9 @@ def encode(t: str, seq: int, d: Any, **extra: Any) -> str:
 
 
 class Socket(Protocol):
-    """What the hub needs of a websocket."""
+    """What the hub needs of a websocket. One may also have ``write(data) -> bool``:
+    the frame written at once, without waiting (False: it cannot now, use
+    ``send_text``)."""
 
     async def send_text(self, data: str) -> None: ...
 
@@ -56,7 +61,7 @@ class Socket(Protocol):
         """Drop the connection now, whatever it still has to send."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Connection:
     """One client of one play-off, with its own bounded send queue."""
 
@@ -75,10 +80,15 @@ class Connection:
     last_heard: float = field(default_factory=time.monotonic)
     # Each queued frame with whether a resync may replace it (events, views, the
     # catch-up) or must keep it (acks, errors, pings: nothing else carries them).
-    _queue: deque[tuple[str, bool]] = field(default_factory=deque)
+    # Made only when a send has to wait: most connections never need one.
+    _queue: deque[tuple[str, bool]] | None = None
     _kept: int = 0
     _sending: asyncio.Future[None] | None = None
     _overflowed_at: float | None = None
+    _write: Callable[[str], bool] | None = None
+
+    def __post_init__(self) -> None:
+        self._write = getattr(self.socket, "write", None)
 
     @property
     def stalled(self) -> bool:
@@ -92,7 +102,7 @@ class Connection:
         if self.holding is not None:
             self.holding.append((seq, frame, True))
             return
-        if len(self._queue) >= self.queue_size:
+        if self._queue is not None and len(self._queue) >= self.queue_size:
             self.resync()
             return
         self.last_seq = seq
@@ -109,7 +119,7 @@ class Connection:
             return
         if seq != self.last_seq:
             return
-        if len(self._queue) >= self.queue_size:
+        if self._queue is not None and len(self._queue) >= self.queue_size:
             self.resync()
             return
         self.view_seq = seq
@@ -130,18 +140,24 @@ class Connection:
     def _push(self, frame: str, replaceable: bool = True) -> None:
         """Send now if nothing is in flight, else queue behind what is.
 
-        Writing to a websocket whose buffer has room completes without waiting, so
-        the send is run eagerly, on the spot: no task and no task switch per frame,
-        which is most of the cost of a fan-out to thousands of displays. Only a send
-        that has to wait (a slow reader) becomes a task, which then drains the queue.
+        A socket that can write a frame at once (``write``) takes it with no
+        coroutine at all. Otherwise writing to a websocket whose buffer has room
+        still completes without waiting, so the send is run eagerly, on the spot:
+        no task and no task switch per frame, which is most of the cost of a
+        fan-out to thousands of displays. Only a send that has to wait (a slow
+        reader) becomes a task, which then drains the queue.
         """
         if self._sending is not None:
+            if self._queue is None:
+                self._queue = deque()
             self._queue.append((frame, replaceable))
             if not replaceable:
                 self._kept += 1
             return
-        coroutine = self.socket.send_text(frame)
         try:
+            if self._write is not None and self._write(frame):
+                return
+            coroutine = self.socket.send_text(frame)
             waiting_on = coroutine.send(None)
         except StopIteration:
             return
@@ -153,26 +169,29 @@ class Connection:
     async def _finish(self, coroutine: Any, waiting_on: Any) -> None:
         try:
             await _Resume(coroutine, waiting_on)
-            while self._queue and not self.closed:
-                frame, replaceable = self._queue.popleft()
+            queue = self._queue
+            while queue and not self.closed:
+                frame, replaceable = queue.popleft()
                 if not replaceable:
                     self._kept -= 1
-                await self.socket.send_text(frame)
+                if self._write is None or not self._write(frame):
+                    await self.socket.send_text(frame)
         except Exception:
             self._went_away()
         finally:
             self._sending = None
+            self._queue = None
 
     def _went_away(self) -> None:
         """The socket failed: the receiver notices the close and cleans up."""
         self.closed = True
-        self._queue.clear()
+        self._queue = None
         self._kept = 0
 
     def stop(self) -> None:
         """Send nothing more: let go of the queue and of a send waiting on the socket."""
         self.closed = True
-        self._queue.clear()
+        self._queue = None
         self._kept = 0
         self.holding = None
         sending, self._sending = self._sending, None
@@ -198,8 +217,9 @@ class Connection:
         # The snapshot covers every event and view queued; the answers to the
         # client's own commands follow it, in their order (their seqs are never
         # above the snapshot's, so no frame claims an event not yet sent).
-        kept = [frame for frame, replaceable in self._queue if not replaceable]
-        self._queue.clear()
+        kept = [frame for frame, replaceable in self._queue or () if not replaceable]
+        if self._queue is not None:
+            self._queue.clear()
         self._kept = 0
         state = self.hub.service.playoff(self.playoff_id)
         self.last_seq = state.seq
@@ -433,29 +453,51 @@ class Hub:
     async def run_heartbeats(self) -> None:
         """One loop for every connection: a ping each interval, a close for a client
         silent for three (far cheaper than a task per connection), and the views
-        that time has changed."""
-        last_ping = time.monotonic()
+        that time has changed.
+
+        The pings of a round go out a share at each turn of the loop, spread over
+        the interval: thousands at once would hold up a press behind them for tens
+        of milliseconds. A round holds its connections weakly: one that leaves is
+        let go at once."""
+        pending: list[weakref.ref[Connection]] = []
+        share = 0
+        round_began = time.monotonic()
         while True:
             interval = self.heartbeat_ms / 1000
-            await asyncio.sleep(min(interval, 0.25))
+            tick = min(interval, 0.25)
+            await asyncio.sleep(tick)
             try:
                 self.refresh_views()
             except Exception:  # a view must never stop the heartbeats
                 log.exception("refreshing the views failed")
             now = time.monotonic()
-            if now - last_ping < interval:
-                continue
-            last_ping = now
-            for room in list(self.rooms.values()):
-                if not room:
+            if not pending:
+                if now - round_began < interval:
                     continue
-                server_ms = {"server_ms": self.time.server_ms()}
-                for connection in list(room):
-                    if now - connection.last_heard > 3 * interval:
-                        self.drop(connection, 4408, "silent for three heartbeats")
-                    else:
-                        # Its own seq: a ping never claims an event it has not sent.
-                        connection.send(encode("ping", connection.last_seq, server_ms))
+                round_began = now
+                pending = [weakref.ref(c) for room in self.rooms.values() for c in room]
+                share = math.ceil(len(pending) * tick / interval)
+            turn, pending = pending[-share:], pending[:-share]
+            self._ping(turn, now, interval)
+
+    def _ping(
+        self, connections: list[weakref.ref[Connection]], now: float, interval: float
+    ) -> None:
+        server_ms = {"server_ms": self.time.server_ms()}
+        frames: dict[int, str] = {}  # one encoding per seq: most clients share theirs
+        for ref in connections:
+            connection = ref()
+            if connection is None or connection.closed:
+                continue
+            if now - connection.last_heard > 3 * interval:
+                self.drop(connection, 4408, "silent for three heartbeats")
+                continue
+            # Its own seq: a ping never claims an event it has not sent.
+            seq = connection.last_seq
+            frame = frames.get(seq)
+            if frame is None:
+                frame = frames[seq] = encode("ping", seq, server_ms)
+            connection.send(frame)
 
     def join(self, connection: Connection) -> None:
         self.rooms.setdefault(connection.playoff_id, set()).add(connection)

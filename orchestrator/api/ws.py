@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import struct
 import time
-from typing import Any, Protocol
+from collections.abc import Awaitable
+from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter
 from pydantic import ValidationError
+from starlette.routing import Match, WebSocketRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
+from websockets.protocol import State
 
 from orchestrator.commands import parse_command
 from orchestrator.errors import ServiceError
@@ -16,6 +22,13 @@ from orchestrator.hub import Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
+
+try:
+    from uvicorn.protocols.websockets.websockets_sansio_impl import (
+        WebSocketsSansIOProtocol as _SansIO,
+    )
+except ImportError:  # another server, or another uvicorn: every frame through ASGI
+    _SansIO = type("_SansIO", (), {})  # type: ignore[assignment,misc]
 
 router = APIRouter()
 
@@ -27,36 +40,77 @@ BAD_TOKEN = "this token is not valid"
 would otherwise tell whoever holds it that it is valid somewhere)."""
 
 
-class _Transport(Protocol):
-    def abort(self) -> None: ...
-
-
 class _Socket:
-    """The hub's handle on one websocket: it sends and closes as the app does, and
-    can cut the connection off, which ASGI has no message for."""
+    """The hub's handle on one websocket: it sends and closes through ASGI, writes
+    frames straight to the transport when it can, and can cut the connection off,
+    which ASGI has no message for."""
 
-    def __init__(self, websocket: WebSocket) -> None:
-        # Bound once: the hub sends every frame through them.
-        self.send_text = websocket.send_text
-        self.close = websocket.close
-        self._transport = _transport_of(websocket)
+    __slots__ = ("_protocol", "_send", "_transport")
+
+    def __init__(self, send: Send, receive: Receive) -> None:
+        self._send = send
+        # uvicorn's websocket protocols hand the app their own ``receive`` and hold
+        # the connection's transport; under another server a connection is only ever
+        # closed, never cut off, and every frame goes through ASGI.
+        server = getattr(receive, "__self__", None)
+        transport = getattr(server, "transport", None)
+        self._transport = transport if callable(getattr(transport, "abort", None)) else None
+        # Compressed frames differ from one connection to the next: those go through
+        # ASGI. The extensions are settled by the handshake, before this is made.
+        plain = isinstance(server, _SansIO) and not server.conn.extensions
+        self._protocol = server if plain else None
+
+    async def send_text(self, data: str) -> None:
+        await self._send({"type": "websocket.send", "text": data})
+
+    def write(self, data: str) -> bool:
+        """Write ``data`` as one text frame now, if the connection is open and its
+        buffer has room; False: send it with :meth:`send_text`.
+
+        A server's frame is not masked, and without an extension it is the same
+        bytes on every connection: it is built once (:func:`wire`) and written, which
+        spares each display of a fan-out the ASGI message, the framing and the
+        encoding, most of the cost of a send after the system call itself.
+        """
+        protocol = self._protocol
+        if (
+            protocol is None or not protocol.writable.is_set() or protocol.close_sent
+            or protocol.disconnected or protocol.conn.state is not State.OPEN
+            or protocol.transport.is_closing()
+        ):
+            return False
+        protocol.transport.write(wire(data))
+        return True
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        await self._send({"type": "websocket.close", "code": code, "reason": reason or ""})
 
     def abort(self) -> None:
         if self._transport is not None:
             self._transport.abort()
 
 
-def _transport_of(websocket: WebSocket) -> _Transport | None:
-    """The connection's transport. uvicorn's websocket protocols hand the app their
-    own ``receive`` and hold it; under a server that does not, a connection is only
-    ever closed, never cut off."""
-    server = getattr(websocket._receive, "__self__", None)
-    transport = getattr(server, "transport", None)
-    return transport if callable(getattr(transport, "abort", None)) else None
+@functools.lru_cache(maxsize=8)
+def wire(data: str) -> bytes:
+    """``data`` as one unmasked, uncompressed websocket text frame (RFC 6455 5.2).
+
+    A fan-out writes the same frames (a command's events, a view of each kind) to
+    every connection in turn: the last few are kept, so each is encoded once. Few:
+    a snapshot, made for one connection, takes a place too.
+    """
+    payload = data.encode()
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, size) + payload
+    return struct.pack("!BBQ", 0x81, 127, size) + payload
 
 
 class _Bucket:
     """A token bucket: ``rate`` commands a second, bursts of ``burst``."""
+
+    __slots__ = ("at", "burst", "level", "rate")
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst, self.level, self.at = rate, burst, burst, time.monotonic()
@@ -71,60 +125,133 @@ class _Bucket:
         return True
 
 
-@router.websocket("/ws/playoffs/{playoff_id}")
-async def playoff_socket(websocket: WebSocket, playoff_id: str) -> None:
-    service: Service = websocket.app.state.service
-    hub: Hub = websocket.app.state.hub
-    await websocket.accept()
+class _Disconnected(Exception):
+    """The client went away."""
+
+
+async def _receive_text(receive: Receive) -> str | None:
+    """The next message's text (None: a binary message); _Disconnected at the end."""
+    message = await receive()
+    if message["type"] == "websocket.disconnect":
+        raise _Disconnected
+    text: str | None = message.get("text")
+    return text
+
+
+PATH = "/ws/playoffs/{playoff_id}"
+
+
+class PlayoffSocket:
+    """``/ws/playoffs/{playoff_id}`` as a bare ASGI app.
+
+    A display's connection lasts for hours and there may be thousands: it is
+    served without a framework's request objects, dependency stacks and exception
+    wrappers, which would otherwise stay alive with every connection.
+    """
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        connect = await receive()
+        if connect["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        _shed_handshake(scope, receive)
+        service: Service = scope["app"].state.service
+        hub: Hub = scope["app"].state.hub
+        playoff_id = str(scope["path_params"]["playoff_id"])
+        client = scope.get("client")
+        hello = await _hello(send, receive)
+        if hello is None:
+            return
+        # The token first: nobody without one learns whether a play-off id exists.
+        try:
+            state, record = service.authorize_playoff(
+                playoff_id, str(hello.get("token") or ""), write=False,
+                address=client[0] if client else None,
+            )
+        except ServiceError as exc:
+            if exc.status == 404:
+                await _refuse_hello(send, 4404, exc.reason)
+            else:
+                await _refuse_hello(send, 4401, BAD_TOKEN)
+            return
+
+        socket = _Socket(send, receive)
+        connection = Connection(
+            hub=hub, socket=socket, playoff_id=playoff_id, role=record.role,
+            token_id=record.token_id, name=str(hello.get("client") or ""),
+            queue_size=hub.queue_size, view=ViewKind.for_role(record.role, hello.get("view")),
+        )
+        last_seq = hello.get("last_seq")
+        hub.join(connection)  # live events are held until the catch-up is queued
+        connection.send(encode("welcome", state.seq, {
+            "role": connection.role.value, "server_ms": service.time.server_ms(),
+            "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
+        }))
+        # This frame lasts as long as the connection: it keeps no hello, and no
+        # state of the play-off that later commands have replaced.
+        del hello, record, state
+        try:
+            await _catch_up(service, hub, connection, last_seq)
+            await _receive(service, hub, connection, receive)
+        finally:
+            hub.leave(connection)
+            # The server may have closed it behind frames a peer never reads (a
+            # restart's 1012): that peer gets its time to answer, not forever.
+            hub.cut_off_later(socket)
+
+
+class WebSockets:
+    """ASGI middleware: the play-off websockets go to :class:`PlayoffSocket` ahead
+    of the app's middleware and routing, whose frames would otherwise be held, with
+    their locals, for as long as each connection lasts; everything else goes on.
+
+    Not a coroutine function itself: it hands on the awaitable of the one it
+    chooses, and so holds no frame of its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.route = WebSocketRoute(PATH, PlayoffSocket())
+
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        if scope["type"] == "websocket":
+            match, child = self.route.matches(scope)
+            if match is Match.FULL:
+                scope.update(child)
+                return self.route.app(scope, receive, send)
+        return self.app(scope, receive, send)
+
+
+def _shed_handshake(scope: Scope, receive: Receive) -> None:
+    """Let go of the handshake's request and response, which the server keeps and
+    nothing reads once the connection is open (a few KiB a connection)."""
+    scope["headers"] = []
+    server = getattr(receive, "__self__", None)
+    if isinstance(server, _SansIO) and server.handshake_complete:
+        for name in ("request", "response"):
+            if name in vars(server):
+                delattr(server, name)
+
+
+async def _hello(send: Send, receive: Receive) -> dict[str, Any] | None:
+    """The ``d`` of the client's ``hello``; None: the connection was closed."""
     try:
-        hello = json.loads(await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT_S))
-    except (TimeoutError, json.JSONDecodeError, KeyError):
-        await websocket.close(code=4408, reason="send hello first")
-        return
-    except WebSocketDisconnect:
-        return
+        text = await asyncio.wait_for(_receive_text(receive), HELLO_TIMEOUT_S)
+        hello = json.loads(text) if text is not None else None
+    except (TimeoutError, json.JSONDecodeError):
+        hello = None
+    except _Disconnected:
+        return None
     d = hello.get("d") if isinstance(hello, dict) else None
     if not isinstance(hello, dict) or hello.get("t") != "hello" or not isinstance(d, dict):
-        await websocket.close(code=4408, reason="send hello first")
-        return
-    # The token first: nobody without one learns whether a play-off id exists.
-    address = websocket.client.host if websocket.client is not None else None
-    try:
-        state, record = service.authorize_playoff(
-            playoff_id, str(d.get("token") or ""), write=False, address=address
-        )
-    except ServiceError as exc:
-        if exc.status == 404:
-            await _refuse_hello(websocket, 4404, exc.reason)
-        else:
-            await _refuse_hello(websocket, 4401, BAD_TOKEN)
-        return
-
-    socket = _Socket(websocket)
-    connection = Connection(
-        hub=hub, socket=socket, playoff_id=playoff_id, role=record.role,
-        token_id=record.token_id, name=str(d.get("client") or ""), queue_size=hub.queue_size,
-        view=ViewKind.for_role(record.role, d.get("view")),
-    )
-    hub.join(connection)  # live events are held until the catch-up is queued
-    last_seq = d.get("last_seq")
-    connection.send(encode("welcome", state.seq, {
-        "role": record.role.value, "server_ms": service.time.server_ms(),
-        "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
-    }))
-    try:
-        await _catch_up(service, hub, connection, last_seq)
-        await _receive(service, hub, connection, websocket)
-    finally:
-        hub.leave(connection)
-        # The server may have closed it behind frames a peer never reads (a
-        # restart's 1012): that peer gets its time to answer, not forever.
-        hub.cut_off_later(socket)
+        await send({"type": "websocket.close", "code": 4408, "reason": "send hello first"})
+        return None
+    return d
 
 
-async def _refuse_hello(websocket: WebSocket, code: int, reason: str) -> None:
-    await websocket.send_text(encode("error", 0, {"code": "forbidden", "reason": reason}))
-    await websocket.close(code=code, reason=reason[:120])
+async def _refuse_hello(send: Send, code: int, reason: str) -> None:
+    error = encode("error", 0, {"code": "forbidden", "reason": reason})
+    await send({"type": "websocket.send", "text": error})
+    await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
 
 
 async def _catch_up(
@@ -170,13 +297,13 @@ def _refuse(
 
 
 async def _receive(
-    service: Service, hub: Hub, connection: Connection, websocket: WebSocket
+    service: Service, hub: Hub, connection: Connection, receive: Receive
 ) -> None:
     bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
     while not connection.closed:
         try:
-            message = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
+            message = await receive()
+        except RuntimeError:
             return
         if message["type"] == "websocket.disconnect":
             return
@@ -242,4 +369,7 @@ async def _command(
     connection.send(encode("ack", seq, {"seqs": [e.seq for e in outcome.events]}, id=command_id))
 
 
-__all__ = ["router"]
+# Served by WebSockets where the app has it, by the router elsewhere.
+router.routes.append(WebSocketRoute(PATH, PlayoffSocket()))
+
+__all__ = ["PlayoffSocket", "WebSockets", "router", "wire"]
