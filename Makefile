@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: demo test browser bench clean
+.PHONY: demo test browser postgres bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,14 +25,27 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# The store tests start a throwaway PostgreSQL from Debian's package (as the
+# `postgres` user when run as root); they skip with their reason when it is missing.
+postgres:
+	@if ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; \
+	else \
+		echo "PostgreSQL is missing: run 'sudo apt-get install -y postgresql' for the store tests"; \
+	fi
+
 # The demo's own log is started afresh each time; other logs are never deleted.
 demo: $(STAMP)
 	$(BIN)/playoff demo --fresh --db .demo/playoff.db --host $(HOST) --port $(PORT)
 
-test: $(STAMP) browser
+# The tests run on every core; tests marked with one xdist_group share a worker.
+# Bytecode is cached (whatever the environment says) so that the workers and the
+# commands the tests start do not each compile the whole code again.
+test: $(STAMP) browser postgres
 	$(BIN)/ruff check .
 	$(BIN)/mypy playoff_formats orchestrator clients
-	$(BIN)/pytest -q
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

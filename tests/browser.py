@@ -11,8 +11,12 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -52,6 +56,22 @@ def browser() -> Iterator[object]:
             launched.close()
 
 
+def screenshots_wanted() -> bool:
+    """Screenshots cost a tenth of a second or more each and are looked at only now
+    and then: taken when asked for (``TEST_SCREENSHOTS=1``, or to refresh the docs'
+    pictures)."""
+    return any(os.environ.get(name) for name in ("TEST_SCREENSHOTS", "UPDATE_DOCS_SCREENSHOTS"))
+
+
 def screenshot_path(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / f"{name}.png"
+
+
+def save_screenshot(page: Page, name: str, **options: Any) -> Path | None:
+    """``test-artifacts/<name>.png`` when screenshots are wanted: its path, else None."""
+    if not screenshots_wanted():
+        return None
+    path = screenshot_path(name)
+    page.screenshot(path=str(path), **options)
+    return path

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,18 +12,28 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from typer.testing import CliRunner
 
+from clients.python.cli import app
 from orchestrator.demo import demo_event_at
 from orchestrator.timesource import ManualTime
+from tests.cli import Run
 from tests.server import RunningServer, running_server
 
+PROXIES = ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
 
-def arbiter(*args: str, token: str, server: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "clients.python.cli", *args, "--server", server],
-        capture_output=True, text=True, timeout=60,
-        env={"PLAYOFF_TOKEN": token, "PATH": "", "COLUMNS": "200"},
-    )
+
+def arbiter(*args: str, token: str, server: str) -> Run:
+    """``playoff-arbiter`` run in this process, the token in its environment variable
+    and no proxy between it and the server."""
+    env: dict[str, str | None] = {
+        "PLAYOFF_TOKEN": token, "PLAYOFF_SERVER": None, "COLUMNS": "200",
+        **dict.fromkeys(PROXIES),
+    }
+    result = CliRunner().invoke(app, [*args, "--server", server], env=env)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback, which the real command would print
+    return Run([*args], result.exit_code, result.stdout, result.stderr)
 
 
 @dataclass
@@ -34,7 +42,7 @@ class Playoff:
     id: str
     token: str
 
-    def run(self, *args: str, token: str | None = None) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, token: str | None = None) -> Run:
         return arbiter(*args, token=self.token if token is None else token,
                        server=self.server.base_url)
 
@@ -46,7 +54,7 @@ class Playoff:
         seq: int = self.chief.get(f"/api/playoffs/{self.id}").json()["seq"]
         return seq
 
-    def logged(self, run: subprocess.CompletedProcess[str], type_: str) -> int:
+    def logged(self, run: Run, type_: str) -> int:
         """The seq a command's readable line names, checked against the log."""
         assert run.returncode == 0, run.stderr
         said = re.fullmatch(r"logged: seq (\d+) \(([a-z-]+)\)\n", run.stdout)
@@ -68,13 +76,27 @@ class Playoff:
 def playoff_of(tmp_path: Path, event_json: str) -> Iterator[Playoff]:
     clock = ManualTime()
     with running_server(tmp_path / "log.db", clock) as server:
+        hold_apscheduler(server)
         made = server.client().post(
             "/api/events", content=event_json, headers={"Content-Type": "application/json"}
         ).json()
         token = made["chief_token"]
         created = server.client(token).post(f"/api/events/{made['id']}/playoff")
         assert created.status_code == 201, created.text
+        # What is due at once (calling the players) is logged before the test begins,
+        # so that what the test sends is all that changes the log.
+        server.call(server.scheduler.fire_due)
         yield Playoff(server, created.json()["id"], token)
+
+
+def hold_apscheduler(server: RunningServer) -> None:
+    """The clock is manual: what falls due is fired by the test (``fire_due``), never
+    by APScheduler racing it."""
+
+    async def pause() -> None:
+        server.scheduler.aps.pause()
+
+    server.call(pause)
 
 
 def three_way_tie() -> str:

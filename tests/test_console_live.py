@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tests.browser import browser, screenshot_path
+from tests.browser import browser, save_screenshot
 from tests.events import uzchess_json
 from tests.server import running_server
 from tests.test_console_page import BRIDGE, FrameGate, console, ok, set_up, start_anyway
@@ -90,7 +90,7 @@ def test_who_is_logged_in_and_which_tokens_are_refused(tmp_path: Path, browser: 
             page.get_by_test_id("token-input").fill(chief_token)
             page.get_by_test_id("token-submit").click()
             expect(page.get_by_test_id("who")).to_have_text("Logged in: chief arbiter")
-            page.screenshot(path=str(screenshot_path("console-logged-in")))
+            save_screenshot(page, "console-logged-in")
 
 
 def test_the_break_is_kept_unless_the_chief_arbiter_starts_anyway_with_a_reason(
@@ -125,7 +125,7 @@ def test_the_break_is_kept_unless_the_chief_arbiter_starts_anyway_with_a_reason(
                 # The chief's start anyway needs its reason.
                 game1.get_by_test_id("start-anyway-submit").click()
                 expect(page.locator('[data-testid="cmd"][data-type="start-clock"]')).to_have_count(0)
-                page.screenshot(path=str(screenshot_path("console-break")), full_page=True)
+                save_screenshot(page, "console-break", full_page=True)
                 start_anyway(game1, "both players are at the board and agree")
                 expect(panel.get_by_test_id("clock-status")).to_contain_text("running since")
 
@@ -140,7 +140,7 @@ def test_the_break_is_kept_unless_the_chief_arbiter_starts_anyway_with_a_reason(
             expect(confirm).to_contain_text(
                 "Record 1-0 (White wins) in game 1 of Final: Player A (White) beats Player B.")
             expect(game1.get_by_test_id("confirm-yes")).to_be_focused()
-            page.screenshot(path=str(screenshot_path("console-confirm-result")))
+            save_screenshot(page, "console-confirm-result")
             game1.get_by_test_id("confirm-no").click()
             expect(confirm).to_have_count(0)
             expect(page.locator('[data-testid="cmd"][data-type="result"]')).to_have_count(0)
@@ -171,7 +171,7 @@ def test_a_flag_fall_is_announced_and_corrected_to_a_draw_under_fide_6_9(
             expect(flag.get_by_test_id("flag-rule")).to_contain_text(
                 "FIDE Laws of Chess art. 6.9: the game is drawn")
             expect(page.get_by_test_id("game-1-1-result")).to_have_text("0-1")
-            page.screenshot(path=str(screenshot_path("console-flag")), full_page=True)
+            save_screenshot(page, "console-flag", full_page=True)
             flag.get_by_test_id("flag-submit").click()  # the reason is still needed
             expect(page.locator('[data-testid="cmd"][data-type="correct"]')).to_have_count(0)
             flag.get_by_test_id("flag-reason").fill("Black has only a king left")
@@ -213,7 +213,7 @@ def test_offline_the_clocks_freeze_and_both_screens_show_a_clock_alike(
             frozen = white.inner_text()
             page.wait_for_timeout(1500)
             assert white.inner_text() == frozen
-            page.screenshot(path=str(screenshot_path("console-offline")))
+            save_screenshot(page, "console-offline")
 
             # Back on line: the banner goes and the clock runs on.
             gate.offline = False
@@ -337,5 +337,5 @@ def test_extra_boards_show_no_swing_as_0_and_keep_a_tied_set_in_view(
             expect(page.get_by_test_id("running-total-label")).to_have_text("IMPs, set 2")
             expect(page.get_by_test_id("running-total")).to_have_text("0–0")
             expect(page.get_by_test_id("extra-status")).to_contain_text("Stanza 2 in play")
-            page.screenshot(path=str(screenshot_path("console-extra-boards-set-2")),
+            save_screenshot(page, "console-extra-boards-set-2",
                             full_page=True)

@@ -12,7 +12,8 @@ shows the server's reason and what to do, overrides need a reason, the schedule
 re-flows and marks what moved, and a 768x1024 touch viewport has no control under
 48 px. A correction that voids a played game of the final says so first, needs a
 confirmation, is listed with what it voided, and leaves the game to be played
-again, its presses counting from move 1. Screenshots go to ``test-artifacts/``.
+again, its presses counting from move 1. Screenshots go to ``test-artifacts/`` with
+``TEST_SCREENSHOTS=1``.
 
 The page renders the server's arbiter view and sends the payloads it offers: it
 reads nothing else (no ``GET /api/playoffs/{id}``, no log), which a route checks.
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from tests.browser import browser, screenshot_path
+from tests.browser import browser, save_screenshot
 from tests.events import uzchess_json
 from tests.server import RunningServer, running_server
 
@@ -245,7 +246,7 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
                     "already has a result")
                 expect(alert.get_by_test_id("alert-advice")).to_contain_text("Nothing was changed")
                 expect(deputy.get_by_test_id("game-1-1-result")).to_have_text("1-0")
-                deputy.screenshot(path=str(screenshot_path("console-refused")))
+                save_screenshot(deputy, "console-refused")
 
             # ---- game 2: the other player has White and wins: 1-1
             game2 = page.get_by_test_id("game-panel-1-2")
@@ -309,7 +310,7 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
                 "chief arbiter")
             expect(page.get_by_test_id("change-game-started").last).to_contain_text(
                 "both players are at the board")
-            page.screenshot(path=str(screenshot_path("console-champion")), full_page=True)
+            save_screenshot(page, "console-champion", full_page=True)
 
         # ---- what the server logged: all of it made by the consoles, once each
         log = ok(server.client(chief_token).get(f"/api/playoffs/{playoff_id}/events"))["events"]
@@ -405,7 +406,7 @@ def play_the_armageddon_on_a_tablet(browser: Browser, url: str, token: str) -> N
         faces = game3.get_by_test_id("press-white").bounding_box()
         assert faces is not None and faces["height"] >= 100 and faces["width"] >= 250, faces
         tablet.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
-        tablet.screenshot(path=str(screenshot_path("console-tablet-768x1024")))
+        save_screenshot(tablet, "console-tablet-768x1024")
 
 
 def give_black_ten_seconds(page: Page) -> None:
@@ -465,7 +466,7 @@ def test_a_plan_missing_the_deadline_shows_the_proposal_and_the_page_applies_it(
             proposal = page.get_by_test_id("proposal")
             expect(proposal).to_contain_text("shorten the time control to G/10+5")
             page.evaluate("scrollTo(0, 0)")
-            page.screenshot(path=str(screenshot_path("console-deadline-missed")))
+            save_screenshot(page, "console-deadline-missed")
 
             # The service restarts (1012): the page reconnects and resumes from its last seq.
             assert gate.page_side is not None
@@ -497,7 +498,7 @@ def test_a_plan_missing_the_deadline_shows_the_proposal_and_the_page_applies_it(
             expect(page.get_by_test_id("change-start-moved")).to_contain_text(
                 "both players are ready")
             expect(page.get_by_test_id("warnings")).to_contain_text("earlier than allowed")
-            page.screenshot(path=str(screenshot_path("console-plan")), full_page=True)
+            save_screenshot(page, "console-plan", full_page=True)
 
 
 BRIDGE = {
@@ -533,7 +534,7 @@ def test_extra_boards_are_scored_on_the_page_until_the_match_is_decided(
             expect(page.get_by_test_id("running-total")).to_have_text("0–2")
             expect(page.get_by_test_id("extra-winner")).to_contain_text("Surrey win the match")
             expect(page.get_by_test_id("board-form")).to_have_count(0)
-            page.screenshot(path=str(screenshot_path("console-extra-boards")), full_page=True)
+            save_screenshot(page, "console-extra-boards", full_page=True)
 
 
 PRAGG, ABDU, SINDAROV = "25059530", "14204118", "14205483"
@@ -646,7 +647,7 @@ def test_a_game_voided_by_a_correction_is_played_again_from_move_one(
             press(replay, "white", 2)
             expect(page.get_by_test_id("alert-error")).to_have_count(0)
             expect(page.locator('[data-testid="cmd"][data-status="error"]')).to_have_count(0)
-            page.screenshot(path=str(screenshot_path("console-replayed-game")), full_page=True)
+            save_screenshot(page, "console-replayed-game", full_page=True)
 
         log = ok(server.client(token).get(f"/api/playoffs/{playoff['id']}/events"))["events"]
         corrected = next(e["seq"] for e in log if e["type"] == "result-corrected")

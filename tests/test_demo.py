@@ -20,7 +20,7 @@ import pytest
 
 from orchestrator.demo import DemoRefused, demo_event_at, prepare_demo
 from orchestrator.timesource import ManualTime
-from tests.cli import ROOT, playoff
+from tests.cli import ROOT, playoff_process, unwrapped
 from tests.server import free_port, running_server
 
 BREAK = timedelta(minutes=30)  # GCT 2015 reg. 5
@@ -150,10 +150,10 @@ def test_the_demo_refuses_to_delete_an_existing_log(tmp_path: Path) -> None:
     db = tmp_path / "playoff.db"
     asyncio.run(prepare_demo(db, ManualTime()))
     before = db.read_bytes()
-    run = playoff("demo", "--db", str(db), "--port", str(free_port()))
+    run = playoff_process("demo", "--db", str(db), "--port", str(free_port()))
     assert run.returncode == 2
     message = " ".join(run.stderr.split())
-    assert f"{db} already holds a log" in message
+    assert unwrapped(f"{db} already holds a log") in unwrapped(message)
     assert "--fresh" in message
     assert "Traceback" not in run.stderr
     assert run.stdout == ""  # refused before anything was shown
@@ -164,7 +164,7 @@ def test_the_demo_refuses_to_delete_an_existing_log(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_log_is_left_alone(tmp_path: Path, fresh: tuple[str, ...]) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("the arbiter's notes\n", encoding="utf-8")
-    run = playoff("demo", "--db", str(notes), *fresh, "--port", str(free_port()))
+    run = playoff_process("demo", "--db", str(notes), *fresh, "--port", str(free_port()))
     assert run.returncode == 2
     assert "is not an SQLite log" in " ".join(run.stderr.split())
     assert "Traceback" not in run.stderr
@@ -180,7 +180,7 @@ def test_a_port_in_use_is_named_with_the_option_to_change_it(
         taken.listen()
         port = taken.getsockname()[1]
         db = tmp_path / "new.db"
-        run = playoff(command, "--db", str(db), "--port", str(port))
+        run = playoff_process(command, "--db", str(db), "--port", str(port))
     assert run.returncode == 2
     message = " ".join(run.stderr.split())
     assert f"port {port} is already in use" in message

@@ -7,7 +7,8 @@ requires, without waiting for them. Presses go through the websocket as an
 arbiter would (``clients.python.PlayoffClient``); the rest through the REST API.
 The page renders the hall view the server sends over the websocket and reads
 nothing else: every test records the page's requests and checks that none went to
-the REST API. Each test saves a screenshot in ``test-artifacts/``.
+the REST API. With ``TEST_SCREENSHOTS=1`` each test saves a screenshot in
+``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 
 from clients.python.client import PlayoffClient
 from orchestrator.timesource import SystemTime
-from tests.browser import browser, screenshot_path
+from tests.browser import browser, save_screenshot
 from tests.events import uzchess_json
 from tests.server import RunningServer, free_port, running_server
 
@@ -292,7 +293,7 @@ def test_the_clocks_follow_an_arbiters_press_within_a_second(
         assert "Abdusattorov" in game.inner_text() and "Sindarov" in game.inner_text()
         seeds = page.locator("[data-testid=bracket-player][data-seed]")
         assert sorted(seeds.evaluate_all("els => els.map(e => e.dataset.seed)")) == ["1", "2", "3"]
-        page.screenshot(path=screenshot_path("display-press"))
+        save_screenshot(page, "display-press")
 
 
 def test_the_clocks_count_down_between_messages(
@@ -335,7 +336,7 @@ def test_the_clocks_count_down_between_messages(
         assert len(text) == 3 and text[1] == "." and text[0] in "6789", text
         colour = white.evaluate("e => getComputedStyle(e).color")
         assert colour == "rgb(255, 69, 69)"
-        page.screenshot(path=screenshot_path("display-low-time"))
+        save_screenshot(page, "display-low-time")
 
 
 def test_every_screen_writes_a_clock_the_same_way(browser: Browser, server: RunningServer) -> None:
@@ -398,7 +399,7 @@ def test_one_countdown_to_the_next_games_start_whatever_pause_is_in_force(
         idle = page.get_by_test_id("idle").inner_text()
         assert f"planned start {view['countdown']['at']}" in idle
         assert "ends in" not in page.locator("body").inner_text()
-        page.screenshot(path=screenshot_path("display-countdown"))
+        save_screenshot(page, "display-countdown")
 
         # Once the break is over the arbiters start, before the organiser's time.
         skip(server, 5)
@@ -433,7 +434,7 @@ def test_a_flag_fall_is_announced_until_the_next_game_starts(
         assert "Sindarov beat Abdusattorov on time" in flag
         bracket = page.locator("[data-testid=match][data-match='1'] .marks").all_inner_texts()
         assert [marks.split() for marks in bracket][1][0] == "1"
-        page.screenshot(path=screenshot_path("display-flag"))
+        save_screenshot(page, "display-flag")
         playoff.rest()
         page.wait_for_timeout(300)
         assert page.get_by_test_id("flag").is_visible()  # until the next game starts
@@ -486,7 +487,7 @@ def test_the_armageddon_banner_with_colours_times_and_draw_odds(
         assert first.get_attribute("data-status") == "running"
         totals = first.locator(".total").all_inner_texts()
         assert totals == ["1", "1"]
-        page.screenshot(path=screenshot_path("display-armageddon"))
+        save_screenshot(page, "display-armageddon")
 
 
 # --------------------------------------------------------------------------- the server decides
@@ -525,7 +526,7 @@ def test_a_correction_reaches_the_page_as_the_servers_view_alone(
         assert "Praggnanandhaa" in players and "Abdusattorov" in players
         assert "colours by lot" in page.get_by_test_id("idle").inner_text()
         assert page.get_by_test_id("title").inner_text() == view["title"]
-        page.screenshot(path=screenshot_path("display-after-correction"))
+        save_screenshot(page, "display-after-correction")
 
 
 # --------------------------------------------------------------------------- bridge
@@ -578,7 +579,7 @@ def test_the_extra_board_stanza_scoreboard(browser: Browser, server: RunningServ
         wait_text(page, "next-game", "Stanza 3")
         assert page.locator("[data-testid=break]").count() == 0
         assert fits(page)[0] <= fits(page)[1] and fits(page)[2] <= fits(page)[3]
-        page.screenshot(path=screenshot_path("display-extra-boards"))
+        save_screenshot(page, "display-extra-boards")
 
 
 # --------------------------------------------------------------------------- restarts
@@ -619,7 +620,7 @@ def test_it_says_it_is_offline_and_stops_its_clocks_then_recovers(
         held_text = frozen.inner_text()
         time.sleep(0.6)
         assert shown(page)["clock"]["white_ms"] == held and frozen.inner_text() == held_text
-        page.screenshot(path=screenshot_path("display-offline"))
+        save_screenshot(page, "display-offline")
 
         with running_server(db, port=port) as second:
             page.wait_for_function("window.displayState.synced", timeout=8000)
@@ -639,7 +640,7 @@ def test_it_says_it_is_offline_and_stops_its_clocks_then_recovers(
                 f"{CLOCK.format(side='black')}.dataset.running === 'true'", timeout=1000
             )
             assert shown(page)["lastSeq"] == before["lastSeq"] + 1
-            page.screenshot(path=screenshot_path("display-after-restart"))
+            save_screenshot(page, "display-after-restart")
         no_rest_reads(requested)
         key_never_sent(requested, playoff.key)
     finally:
@@ -724,4 +725,4 @@ def test_the_champion_and_the_final_placings(browser: Browser, server: RunningSe
         assert "advances" not in page.locator("body").inner_text()
         scroll_width, inner_width, scroll_height, inner_height = fits(page)
         assert scroll_width <= inner_width and scroll_height <= inner_height
-        page.screenshot(path=screenshot_path("display-champion"))
+        save_screenshot(page, "display-champion")

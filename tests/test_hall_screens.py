@@ -9,9 +9,9 @@ of text is at least 40 px high at 1080p (scaled with the screen), no word is
 broken across lines, portrait screens stack the stage above the bracket, and the
 hall names people, never their ids.
 
-With ``UPDATE_DOCS_SCREENSHOTS=1`` the screenshots are also written to
-``docs/hall-<scene>-<width>x<height>.png`` (otherwise a test run leaves the tree
-as it found it; they always go to ``test-artifacts/``).
+With ``UPDATE_DOCS_SCREENSHOTS=1`` the screenshots are written to ``test-artifacts/``
+and to ``docs/hall-<scene>-<width>x<height>.png`` (otherwise a test run leaves the
+tree as it found it); ``TEST_SCREENSHOTS=1`` writes them to ``test-artifacts/`` only.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
 
-from tests.browser import browser, screenshot_path
+from tests.browser import browser, save_screenshot
 from tests.events import UZCHESS, round_robin, uzchess_json
 from tests.server import RunningServer, running_server
 from tests.test_display_page import (
@@ -219,8 +219,7 @@ def test_the_page_fits_the_screen_without_scrolling(
     playoff = scenes[scene]
     with opened(browser, playoff.url, width, height) as page:
         ready(page, scene)
-        path = screenshot_path(f"hall-{scene}-{width}x{height}")
-        page.screenshot(path=path, animations="disabled")
+        path = save_screenshot(page, f"hall-{scene}-{width}x{height}", animations="disabled")
         text = check(page, width, height)
         stage = page.get_by_test_id("stage").bounding_box()
         side = page.get_by_test_id("side").bounding_box()
@@ -230,7 +229,7 @@ def test_the_page_fits_the_screen_without_scrolling(
         else:
             assert side["x"] >= stage["x"] + stage["width"] - 1
         expect_scene(page, scene, text, width, height)
-    if os.environ.get("UPDATE_DOCS_SCREENSHOTS"):
+    if path is not None and os.environ.get("UPDATE_DOCS_SCREENSHOTS"):
         # The docs' pictures: refreshed on request, so a test run leaves the tree clean.
         shutil.copyfile(path, ROOT / "docs" / f"hall-{scene}-{width}x{height}.png")
 
@@ -299,7 +298,7 @@ def test_long_names_use_the_short_form_or_shrink_and_never_break_inside_a_word(
                 timeout=2000,
             )
             page.wait_for_timeout(150)
-            page.screenshot(path=screenshot_path(f"hall-long-name-{where}-{width}x{height}"))
+            save_screenshot(page, f"hall-long-name-{where}-{width}x{height}")
             check(page, width, height)
             name = page.get_by_test_id(where).locator(f"[data-full='{LONG}']")
             assert name.count() >= 1
@@ -337,7 +336,7 @@ def test_a_set_played_again_keeps_the_first_on_the_board_and_fits(
     with opened(browser, replayed.url, width, height) as page:
         page.get_by_test_id("scoreboard").wait_for(timeout=3000)
         page.wait_for_timeout(150)
-        page.screenshot(path=screenshot_path(f"hall-set-2-{width}x{height}"))
+        save_screenshot(page, f"hall-set-2-{width}x{height}")
         text = check(page, width, height)
         earlier = page.get_by_test_id("earlier-set")
         assert earlier.inner_text() == "Set 1: 0–0, still tied: played again"
@@ -403,7 +402,7 @@ def test_several_games_at_once_fit_too(
             timeout=3000,
         )
         page.wait_for_timeout(150)
-        page.screenshot(path=screenshot_path(f"hall-{count}-players-{width}x{height}"))
+        save_screenshot(page, f"hall-{count}-players-{width}x{height}")
         check(page, width, height)
         clocks = page.locator(".time[data-running=true]")
         assert clocks.count() == count // 2
