@@ -14,7 +14,7 @@ always loads again.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -246,6 +246,11 @@ class IndividualEvent(Frozen):
     players: Annotated[list[Player], Field(min_length=2), AtMost(MAX_PLAYERS)]
     games: Annotated[list[Game], AtMost(MAX_GAMES)] = Field(default_factory=list)
     byes: Annotated[list[Bye], AtMost(MAX_BYES)] = Field(default_factory=list)
+    start_date: date | None = Field(
+        default=None,
+        description="The first day of the event (TRF record 042): the FIDE tie-break "
+        "rules applied are those in force on it",
+    )
 
     def player(self, player_id: str) -> Player:
         for player in self.players:

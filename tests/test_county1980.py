@@ -6,6 +6,9 @@ the game points and board counts quoted by the text follow from the boards.
 
 from __future__ import annotations
 
+import json
+
+from playoff_formats.io.json_event import load_event
 from playoff_formats.regulations import get_regulation
 from playoff_formats.standings import Standings
 from tests.events import chess_match, team_event
@@ -174,3 +177,38 @@ def test_league_table_ranks_on_match_points_won_on_game_points() -> None:
     )
     standings = COUNTY.standings(ev)
     assert {r.id: r.score for r in standings.rows} == {"A": 3, "B": 0, "C": 3}
+
+
+def test_rule_6_as_written_has_no_effect_when_every_tied_team_won_on_the_lowest_board() -> None:
+    # Rule 6 eliminates "the team which won the lowest board on which there was a
+    # decisive result". A, B and C each won a game on board 5; none did worse, and
+    # the text has no count-back to a higher board, so rule 7 decides: location
+    # points A 1, B 1, C 4 (two away matches), so C is first; then B beats A.
+    ev = load_event(
+        json.dumps(
+            {
+                "name": "r6",
+                "kind": "team",
+                "regulation": "county1980",
+                "teams": [{"id": t, "name": t} for t in "ABC"],
+                "matches": [
+                    {"round": 1, "home": "A", "away": "C", "venue": "home",
+                     "boards": ["1/2-1/2", "1-0", "1-0", "1/2-1/2", "1-0"]},
+                    {"round": 2, "home": "A", "away": "B", "venue": "neutral",
+                     "boards": ["0-1", "1/2-1/2", "1/2-1/2", "0-1", "0-1"]},
+                    {"round": 3, "home": "B", "away": "C", "venue": "home",
+                     "boards": ["1/2-1/2", "0-1", "0-1", "1/2-1/2", "0-1"]},
+                ],
+            }
+        ),
+        "r6.json",
+    )
+    standings = COUNTY.standings(ev)
+    rule_6 = next(s for s in standings.steps if s.label == "Rule 6")
+    assert rule_6.groups == (("A", "B", "C"),)
+    assert "board 5" in rule_6.sentences[0] and "eliminates nobody" in rule_6.sentences[0]
+    rule_7 = next(s for s in standings.steps if s.label == "Rule 7")
+    assert rule_7.values == {"A": 1, "B": 1, "C": 4}
+    assert rule_7.groups == (("C",), ("A", "B"))
+    assert order(standings) == ["C", "B", "A"]
+    assert "C is first." in standings.explanation

@@ -7,9 +7,9 @@ import pytest
 
 from playoff_formats.errors import InputError
 from playoff_formats.regulations.custom import regulation_from_text
+from playoff_formats.tiebreaks.catalogue import CODES
 from playoff_formats.tiebreaks.fide import (
-    CODES,
-    BuchholzCut1,
+    Buchholz,
     DirectEncounter,
     SonnebornBerger,
     Wins,
@@ -38,7 +38,8 @@ def test_toml_gives_the_codes_in_order_as_labels() -> None:
     assert [c.label for c in regulation.criteria] == ["DE", "WIN", "BH-C1", "BH", "SB"]
     assert isinstance(regulation.criteria[0].criterion, DirectEncounter)
     assert isinstance(regulation.criteria[1].criterion, Wins)
-    assert isinstance(regulation.criteria[2].criterion, BuchholzCut1)
+    cut = regulation.criteria[2].criterion
+    assert isinstance(cut, Buchholz) and cut.cut == 1
 
 
 def test_json_with_defaults_and_a_round_robin() -> None:
@@ -60,7 +61,7 @@ def test_standings_trace_each_step_by_its_code() -> None:
     standings = regulation.standings(swiss())
     assert [s.label for s in standings.steps] == ["DE", "DE", "WIN"]
     assert standings.ranks == {"A": 1, "E": 2, "B": 3, "F": 4, "C": 5, "D": 6}
-    assert standings.explanation[1].startswith("DE results between the tied players:")
+    assert standings.explanation[2].startswith("DE results between the tied players:")
 
 
 def test_standings_by_buchholz_cut_1_from_json() -> None:

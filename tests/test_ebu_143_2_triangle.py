@@ -266,8 +266,9 @@ def test_extra_boards_when_the_scheduled_boards_are_not_given() -> None:
 
 def test_registered_default_one_qualifier_order_does_not_matter() -> None:
     reg = ebu_143_2_triangle()
-    assert reg == Ebu1432Triangle(qualifiers=1, next_round_depends_on_order=False)
+    assert (reg.qualifiers, reg.next_round_depends_on_order) == (1, False)
     assert reg.name == "ebu-143.2-triangle"
+    assert reg.title.endswith("(one team qualifies)")
 
 
 def test_qualifiers_must_be_one_or_two() -> None:
@@ -352,3 +353,29 @@ def test_neutral_venue_home_away_swap_changes_nothing(
 
     swapped = event.model_copy(update={"matches": [swap(m) for m in event.matches]})
     assert reg.standings(event).to_json() == reg.standings(swapped).to_json()
+
+
+@pytest.mark.parametrize(
+    ("name", "qualifiers", "ordered", "splits_a_tie_for_top"),
+    [
+        ("ebu-143.2-triangle", 1, False, True),
+        ("ebu-143.2-triangle-ordered", 1, True, True),
+        ("ebu-143.2-triangle-2", 2, False, False),
+        ("ebu-143.2-triangle-2-ordered", 2, True, True),
+    ],
+)
+def test_143_2_2_each_number_of_qualifiers_and_order_is_a_named_regulation(
+    name: str, qualifiers: int, ordered: bool, splits_a_tie_for_top: bool
+) -> None:
+    # 143.2.2: the tie for top needs splitting when one team qualifies, or when
+    # two do and "next round opponents are dependent upon the exact rankings".
+    from playoff_formats.regulations import get_regulation
+
+    regulation = get_regulation(name)
+    assert isinstance(regulation, Ebu1432Triangle)
+    assert (regulation.qualifiers, regulation.next_round_depends_on_order) == (
+        qualifiers, ordered,
+    )
+    standings = regulation.standings(tied_for_top())
+    assert standings.regulation == name
+    assert (standings.playoff == ("N", "S")) is splits_a_tie_for_top

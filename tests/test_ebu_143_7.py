@@ -485,6 +485,20 @@ def test_worked_example_third_test_wins_and_draws_when_chosen() -> None:
     assert top[-1].label == "143.7.1 (e)/(f)"
 
 
+def test_worked_example_wins_and_draws_is_the_named_regulation_ebu_143_7_wins_and_draws() -> None:
+    # 143.7.1 worked example: its third test, reachable by name from every door.
+    from playoff_formats.regulations import get_regulation
+
+    named = get_regulation("ebu-143.7-wins-and-draws")
+    assert isinstance(named, Ebu1437) and named.wins_and_draws
+    standings = named.standings(worked_example())
+    assert standings.regulation == "ebu-143.7-wins-and-draws"
+    assert "143.7.1 example, third test" in [s.label for s in standings.steps]
+    assert standings.to_json()["standings"] == (
+        Ebu1437(wins_and_draws=True).standings(worked_example()).to_json()["standings"]
+    )
+
+
 def test_wins_and_draws_counts_a_draw_as_half_a_win_and_can_decide() -> None:
     # A: two wins (2); B: one win and a draw (1½); both on 30 VPs, never met.
     ev = bridge_event(

@@ -359,3 +359,14 @@ def test_random_json_is_read_or_refused_cleanly(value: object, key: str) -> None
         parse_json_event(json.dumps(data))
     except InputError as error:
         assert error.reason
+
+
+def test_start_date_is_read_and_a_bad_one_refused_in_words() -> None:
+    # The first day of the event: it chooses the edition of FIDE C.07 applied.
+    from datetime import date
+
+    event = parse_json_event(document(_set("start_date", "2025-11-20")), "event.json")
+    assert event.start_date == date(2025, 11, 20)
+    error = refusal(document(_set("start_date", "2025-13-01")))
+    assert error.path == "start_date"
+    assert error.reason == "'2025-13-01' is not a date; write it as ISO 8601, e.g. 2026-03-15"

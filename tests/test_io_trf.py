@@ -358,3 +358,13 @@ def test_mutated_files_are_read_or_refused_cleanly(position: int, insert: str, c
         assert error.reason
     else:
         assert len(event.players) >= 2
+
+
+def test_the_start_date_of_record_042_is_the_events() -> None:
+    # It chooses the edition of FIDE C.07 the tie-breaks follow.
+    from playoff_formats.io.trf import read_trf
+
+    assert parse_trf(TRF16).start_date == date(2024, 6, 10)
+    assert read_trf(TRF16).start_date == date(2024, 6, 10)
+    undated = "\n".join(line for line in TRF16.splitlines() if not line.startswith("042"))
+    assert read_trf(undated).start_date is None

@@ -210,7 +210,9 @@ def test_plain_and_model_give_the_same_standings(name: str, regulation: str) -> 
 
 @pytest.mark.parametrize(("name", "regulation"), CASES)
 def test_the_values_are_those_the_criteria_always_gave(name: str, regulation: str) -> None:
-    text = GENERATED[name]()
+    # The digests were taken under the 2026 edition of C.07, which an event gets
+    # from its start date (record 042) since both editions are implemented.
+    text = GENERATED[name]().replace("042 2026/01/01", "042 2026/06/01")
     assert _digest(read_trf(text, name), REGULATIONS[regulation]) == PINNED[f"{name}/{regulation}"]
 
 

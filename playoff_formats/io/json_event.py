@@ -208,6 +208,11 @@ def _reason(error: ErrorDetails) -> str:
     if kind == "extra_forbidden":
         allowed = ", ".join(_model_at(loc[:-1]).model_fields)
         return f"unknown field '{clip(str(field))}'; the fields here are {allowed}"
+    if kind == "enum" and field == "result" and value == "*":
+        return (
+            "this game is not finished (\"*\"): standings are final only when every game "
+            "has its result; 'playoff foresight' looks at the outcomes still open"
+        )
     if kind == "enum" and field == "result":
         return f"{show(value)} is not a result; use one of {_RESULTS}"
     if kind == "enum" and field == "kind":

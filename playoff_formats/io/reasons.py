@@ -66,7 +66,9 @@ def generic_reason(error: Any) -> str:
             f"{show(value)} is out of range: give a date from {context.get('first')} "
             f"and before {context.get('last')}"
         )
-    if kind.startswith("datetime") or kind.startswith("date_"):
+    if kind.startswith("date_"):
+        return f"{show(value)} is not a date; write it as ISO 8601, e.g. 2026-03-15"
+    if kind.startswith("datetime"):
         return (
             f"{show(value)} is not a date and time; write it as ISO 8601 with a time zone, "
             "e.g. 2015-12-13T18:40:00Z"

@@ -35,7 +35,9 @@ cannot be read exactly. Policies chosen where the standard leaves room:
   Every other record (``022``... ``222``, ``013``, ``310``, ``XXR``, ``DAT``,
   national rating lines, comments ``###``, blank lines) is accepted, and those
   the header holds are kept there. A header date that cannot be read is kept
-  as ``None``; the header is informative and never refuses a file.
+  as ``None``; the header is informative and never refuses a file. The start
+  date (``042``) is also the event's, for the edition of the FIDE tie-break
+  rules in force (:mod:`playoff_formats.tiebreaks.editions`).
 * CRLF or CR line endings and a UTF-8 byte order mark are accepted. Tabs are
   refused in player lines, whose fields sit at fixed columns.
 """
@@ -218,6 +220,7 @@ class TrfEvent:
     byes: tuple[TrfBye, ...]
     kind: Literal["individual"] = "individual"
     regulation: str = DEFAULT_INDIVIDUAL_REGULATION
+    start_date: date | None = None
 
     @property
     def rounds(self) -> int:
@@ -236,6 +239,7 @@ class TrfEvent:
                 players=[Player(**p._asdict()) for p in self.players],
                 games=[Game(**g._asdict()) for g in self.games],
                 byes=[Bye(**b._asdict()) for b in self.byes],
+                start_date=self.start_date,
             )
         except ValidationError as error:  # pragma: no cover - guarded by the reader's checks
             raise InputError(
@@ -720,6 +724,7 @@ class _Reader:
             players=tuple(p.player for p in self.lines),
             games=tuple(games),
             byes=tuple(bye_list),
+            start_date=self.header.start_date,
         )
         return self.header.freeze(), event
 

@@ -23,9 +23,10 @@ eliminating from the bottom, never by picking the top team directly:
 
 Policies where the text is silent:
 
-* Rule 6, when every tied team won a decisive game on the lowest decisive board,
-  cannot eliminate anyone on that board; it then looks at the next decisive
-  board up (count-back), and has no effect only when no board separates them.
+* Rule 6 is read as written: it looks only at the lowest decisive board of all the
+  matches among the tied teams. When every tied team won a game on that board,
+  none did worse than another, so the rule has no effect and rule 7 decides;
+  there is no count-back to a higher board, a step the text does not have.
 * Example III speaks of "board 17" in a 16-board match (8-8). It is read as a
   slip for the last board, 16; rule 3 is never reached in that example, so the
   outcome does not depend on it.
@@ -225,20 +226,34 @@ class _County:
             for board, side in facts.decisive:
                 won_on.setdefault(board, set()).add(facts.teams[side])
         values = {t: 0.0 for t in tied}
-        for board in sorted(won_on, reverse=True):
-            winners = won_on[board]
+        for board, winners in won_on.items():
             for t in winners:
                 values[t] = max(values[t], float(board))
-            if winners != set(tied):
-                out = tuple(t for t in tied if t in winners)
-                first = (
-                    f"Rule 6: the lowest decisive board that separates them is board {board}, "
-                    f"won by {self.names(out)}"
-                )
-                return Elimination("Rule 6", values, out, (_conclude(first, out, self.names),))
-        return Elimination(
-            "Rule 6", values, (), ("Rule 6: no decisive board separates them. Still tied.",)
-        )
+        if not won_on:
+            return Elimination(
+                "Rule 6",
+                values,
+                (),
+                ("Rule 6: no board was decisive in their matches. Still tied.",),
+            )
+        lowest = max(won_on)
+        winners = won_on[lowest]
+        if winners == set(tied):
+            # Every one of them "won the lowest board": none did worse than another,
+            # and the text has no count-back to a higher board (rule 6 as written).
+            return Elimination(
+                "Rule 6",
+                values,
+                (),
+                (
+                    f"Rule 6: the lowest decisive board is board {lowest}, and "
+                    f"{self.names(tied)} each won a game on it, so the rule eliminates "
+                    "nobody. Still tied.",
+                ),
+            )
+        out = tuple(t for t in tied if t in winners)
+        first = f"Rule 6: the lowest decisive board is board {lowest}, won by {self.names(out)}"
+        return Elimination("Rule 6", values, out, (_conclude(first, out, self.names),))
 
     def rule_7(self, tied: tuple[str, ...], matches: list[ChessMatchFacts]) -> Elimination:
         values = {t: 0.0 for t in tied}

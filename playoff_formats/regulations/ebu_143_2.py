@@ -447,10 +447,36 @@ def _json(value: Value) -> object:
 
 
 def triangle(qualifiers: int = 1, next_round_depends_on_order: bool = False) -> Ebu1432Triangle:
-    """EBU 143.2.2 with the number of qualifiers and whether the next round depends on order."""
-    return Ebu1432Triangle(
-        qualifiers=qualifiers, next_round_depends_on_order=next_round_depends_on_order
+    """EBU 143.2.2 with the number of qualifiers and whether the next round depends on order.
+
+    Each combination is registered under its own name (:func:`triangle_name`), so
+    that an event file, the command line and the service can all name it.
+    """
+    qualify = "one team qualifies" if qualifiers == 1 else "two teams qualify"
+    order = (
+        "; next round opponents depend on the order" if next_round_depends_on_order else ""
     )
+    return Ebu1432Triangle(
+        qualifiers=qualifiers,
+        next_round_depends_on_order=next_round_depends_on_order,
+        name=triangle_name(qualifiers, next_round_depends_on_order),
+        title=f"EBU White Book 143.2.2: knock-out triangle of three teams ({qualify}{order})",
+    )
+
+
+def triangle_name(qualifiers: int, next_round_depends_on_order: bool) -> str:
+    """``ebu-143.2-triangle``, ``-2`` when two teams qualify, ``-ordered`` when next
+    round opponents depend on the order within the triangle (143.2.2)."""
+    name = "ebu-143.2-triangle"
+    if qualifiers == 2:
+        name += "-2"
+    if next_round_depends_on_order:
+        name += "-ordered"
+    return name
+
+
+TRIANGLES: tuple[tuple[int, bool], ...] = ((1, False), (1, True), (2, False), (2, True))
+"""Every triangle a name registers: (qualifiers, next round depends on order)."""
 
 
 def ebu_143_2_triangle() -> Ebu1432Triangle:

@@ -984,6 +984,16 @@ def ebu_143_7() -> Ebu1437:
     return Ebu1437()
 
 
+def ebu_143_7_wins_and_draws() -> Ebu1437:
+    """EBU 143.7 with the worked example's "wins and draws" test after 143.7.1 (a)."""
+    return Ebu1437(
+        name="ebu-143.7-wins-and-draws",
+        title="EBU White Book 143.7: how to split a tie, with the worked example's "
+        "wins-and-draws test",
+        wins_and_draws=True,
+    )
+
+
 def ebu_143_7_swiss() -> Ebu1437:
     """EBU 143.7 for an event whose boards were dealt at each table: no count-back."""
     return Ebu1437(name="ebu-143.7-swiss", duplicated_boards=False)

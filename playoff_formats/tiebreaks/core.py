@@ -222,6 +222,13 @@ def _outcome_sentences(
                 f"{names[player]} is {ordinal(place)}: "
                 f"{criterion.phrase(split.values[player])} against {against}."
             )
+        elif len(own) > 1:
+            # Only a criterion that places some players and leaves the others to be
+            # compared again (FIDE C.07 Art. 6.3) keeps unequal values together.
+            who = join([names[p] for p in subgroup])
+            sentences.append(
+                f"{who} are not yet separated for {places(place, len(subgroup))}."
+            )
         else:
             who = join([names[p] for p in subgroup])
             value = criterion.phrase(split.values[subgroup[0]])

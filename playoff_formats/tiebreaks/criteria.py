@@ -45,9 +45,11 @@ class DirectEncounter(Criterion):
 
     When the tied players have not all met, a mini-table would compare players
     over different numbers of games. Following FIDE C.07 Art. 6.3, the criterion
-    then only ranks a player first when no other tied player could catch them
-    even by winning every game they did not play among the group, and is
-    otherwise not applied.
+    then ranks a player first when no other tied player could catch them even by
+    winning every game they did not play among the group, the second in the
+    same way among the rest, and so on while each place is certain; the
+    criterion is then applied again to the players left (Art. 6.2), and not at
+    all when no place is certain.
     """
 
     key = "direct_encounter"
@@ -83,24 +85,61 @@ class DirectEncounter(Criterion):
         ceiling = {
             p: values[p] + sum(n for pair, n in missing.items() if p in pair) for p in group
         }
-        leaders = [p for p in group if all(values[p] > ceiling[q] for q in group if q != p)]
+        leaders = certain_order(group, values, ceiling)
         gaps = join(sorted("-".join(names[p] for p in sorted(pair)) for pair in missing))
         if leaders:
-            leader = leaders[0]
-            rest = tuple(p for p in group if p != leader)
             return Split(
                 values=values,
-                groups=((leader,), rest),
-                note=(
-                    f"Not all of their games were played ({gaps}); {names[leader]} is ahead "
-                    "of what any other could have reached (FIDE C.07 Art. 6.3)."
-                ),
+                groups=ranked_first(group, leaders),
+                note=f"Not all of their games were played ({gaps}); "
+                f"{ahead_of_the_rest([names[p] for p in leaders])} (FIDE C.07 Art. 6.3).",
             )
         return Split(
             values=values,
             groups=(tuple(group),),
             note=f"Not all of their games were played ({gaps}), so this criterion is not applied.",
         )
+
+
+def certain_order(
+    group: Sequence[str], values: Mapping[str, float], ceiling: Mapping[str, float]
+) -> list[str]:
+    """The players whose places at the top of a mini-table no missing game could change.
+
+    FIDE C.07 Art. 6.3: a player is first when their total is above what any
+    other could have reached by winning every game they did not play within the
+    group, and "the same applies to the second rank", and so on: each next
+    player is placed while their total is above every remaining ceiling. The
+    totals are those of the whole group: the games against a player already
+    placed still count, since the text ranks within the one mini-table.
+    """
+    placed: list[str] = []
+    rest = list(group)
+    while len(rest) > 1:
+        found = [p for p in rest if all(values[p] > ceiling[q] for q in rest if q != p)]
+        if not found:
+            break
+        placed.append(found[0])
+        rest.remove(found[0])
+    if len(rest) == 1 and placed:
+        placed.append(rest[0])
+    return placed
+
+
+def ranked_first(group: Sequence[str], placed: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """``placed`` one by one, then the others of ``group`` together."""
+    rest = tuple(p for p in group if p not in placed)
+    return tuple((p,) for p in placed) + ((rest,) if rest else ())
+
+
+def ahead_of_the_rest(names: Sequence[str]) -> str:
+    """Why the players placed by Art. 6.3 are placed, in order."""
+    if len(names) == 1:
+        return f"{names[0]} is ahead of what any other could have reached"
+    return (
+        f"{join(list(names))}, in that order, are each ahead of what any player below "
+        "could have reached"
+    )
 
 
 def _mini_table(index: EventIndex, group: Sequence[str]) -> dict[str, float]:

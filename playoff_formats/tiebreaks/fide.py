@@ -1,13 +1,15 @@
 """FIDE tie-breaks (Handbook C.07, Play-Off and Tie-Break Regulations), by code.
 
-The text followed is the one in force from 1 March 2026 (approved by the FIDE
-Council on 2 February 2026). It keeps the 2024 article numbers; what changed
-for the criteria here is the cap on the dummy opponent of Art. 16.4 (16.4.1 and
-16.4.2), the note to Art. 8 that Buchholz must not be used in round robins, and
-the exceptions of Art. 15.2 for forfeits in round robins. The handbook page
-itself was not at hand when this was written: the rules below come from
-sources that quote and implement it (the FIDE-endorsed tie-break checker among
-them), so check edge cases against the handbook.
+Two editions are implemented (:mod:`playoff_formats.tiebreaks.editions`): the
+one in force from 1 August 2024 and the one in force from 1 March 2026
+(approved by the FIDE Council on 2 February 2026), chosen by the event's start
+date unless the regulation names one. The 2026 text keeps the 2024 article
+numbers; what changed for the criteria here is the cap on the dummy opponent of
+Art. 16.4 (16.4.1 and 16.4.2), the note to Art. 8 that Buchholz must not be
+used in round robins, and the exceptions of Art. 15.2 for forfeits in round
+robins. The handbook page itself was not at hand when this was written: the
+rules below come from sources that quote it, and every value is compared with
+FIDE's reference engine on generated events (``tests/gacrux.py``).
 
 Unplayed rounds are treated in one of two ways, chosen by ``pairing``:
 
@@ -21,10 +23,10 @@ Unplayed rounds are treated in one of two ways, chosen by ``pairing``:
   available. Art. 16.3: an opponent's score, as their opponents' tie-breaks
   see it, counts 16.2.5 rounds as draws and every other round as scored.
   Art. 16.4: each of a participant's own unplayed rounds counts as a game
-  against a dummy whose score is the participant's own, but not more than the
-  scheduled opponent's adjusted score for forfeits (16.4.1), nor more than a
-  draw times the number of rounds for the others (16.4.2). Art. 16.5.1: a cut
-  takes a VUR contribution first.
+  against a dummy whose score is the participant's own; in the 2026 edition not
+  more than the scheduled opponent's adjusted score for forfeits (16.4.1), nor
+  more than a draw times the number of rounds for the others (16.4.2). Art.
+  16.5.1: a cut takes a VUR contribution first.
 * ``"round-robin"``: C.07 Art. 15.2 (pre-determined pairings). Forfeits are
   regular games, except that a forfeit loss stays unplayed in the Type B
   criteria (Art. 7: WON, BPG, BWG). A round without an opponent adds nothing.
@@ -38,6 +40,7 @@ from typing import Literal, NamedTuple
 
 from playoff_formats.tiebreaks import criteria as gct
 from playoff_formats.tiebreaks.core import Criterion, Split, Value, each_once, split_by_value
+from playoff_formats.tiebreaks.editions import LATEST, Edition, applied_edition
 from playoff_formats.tiebreaks.index import EventIndex, PlayerRound, RoundKind
 from playoff_formats.tiebreaks.words import join, number, short_name
 from playoff_formats.values import ByeKind, Colour
@@ -158,35 +161,51 @@ class Contribution(NamedTuple):
         return self.score * self.points
 
 
-def swiss_contributions(index: EventIndex, player: str) -> tuple[Contribution, ...]:
-    """One contribution per round, C.07 Art. 16.3 and 16.4 (2026 caps).
+def swiss_contributions(
+    index: EventIndex, player: str, edition: Edition = LATEST
+) -> tuple[Contribution, ...]:
+    """One contribution per round, C.07 Art. 16.3 and 16.4 of ``edition``.
 
     A game played over the board gives the opponent's adjusted score. An
-    unplayed round gives the dummy's score: the participant's own final score,
-    capped by the scheduled opponent's adjusted score for a forfeit (16.4.1)
-    and by a draw times the number of rounds otherwise (16.4.2).
+    unplayed round gives the dummy's score: the participant's own final score;
+    in the 2026 edition capped by the scheduled opponent's adjusted score for
+    a forfeit (16.4.1) and by a draw times the number of rounds otherwise
+    (16.4.2).
     """
-    known = index.memo_of("swiss_contributions")
+    known = index.memo_of(("swiss_contributions", edition))
     found: tuple[Contribution, ...] | None = known.get(player)
     if found is None:
-        found = known[player] = _swiss_contributions(index, player)
+        found = known[player] = _swiss_contributions(
+            index, player, index.scores[player], adjusted_scores(index), edition
+        )
     return found
 
 
-def _swiss_contributions(index: EventIndex, player: str) -> tuple[Contribution, ...]:
-    own = index.scores[player]
+def _swiss_contributions(
+    index: EventIndex,
+    player: str,
+    own: float,
+    adjusted: Mapping[str, float],
+    edition: Edition,
+    played_last: bool = False,
+) -> tuple[Contribution, ...]:
+    capped = edition >= 2026
     cap = DRAW * index.rounds
-    adjusted = adjusted_scores(index)
     contributions = []
     for r in all_rounds(index, player):
-        if r.opponent is not None and r.kind is RoundKind.PLAYED:
+        played = r.kind is RoundKind.PLAYED or (played_last and r.round == index.rounds)
+        if r.opponent is not None and played:
             score = adjusted[r.opponent]
+        elif not capped:
+            score = own
         elif r.opponent is not None:
             score = min(own, adjusted[r.opponent])
         else:
             score = min(own, cap)
         # is_voluntarily_unplayed(r), written out: this runs for every round of everyone
-        voluntary = r.kind is RoundKind.FORFEIT_LOSS or (r.kind is RoundKind.BYE and r.points < WIN)
+        voluntary = not (played and r.opponent is not None) and (
+            r.kind is RoundKind.FORFEIT_LOSS or (r.kind is RoundKind.BYE and r.points < WIN)
+        )
         contributions.append(Contribution(r.round, score, r.points, voluntary))
     return tuple(contributions)
 
@@ -200,8 +219,75 @@ def round_robin_contributions(index: EventIndex, player: str) -> tuple[Contribut
     )
 
 
+# --- C.07 Art. 8.2: Fore Buchholz ---------------------------------------------------
+
+
+def fore_scores(index: EventIndex) -> dict[str, float]:
+    """Each participant's score with a last-round pairing scored as a draw (Art. 8.2).
+
+    A participant paired in the last round (over the board or by forfeit) is
+    taken to have drawn it; nobody else's last round changes.
+    """
+    known = index.memo_of("fore_scores")
+    found: dict[str, float] | None = known.get(None)
+    if found is None:
+        found = known[None] = {
+            p: index.scores[p] - _last_points(index, p) + (DRAW if _paired_last(index, p) else 0.0)
+            for p in index.rounds_of
+        }
+    return found
+
+
+def _paired_last(index: EventIndex, player: str) -> bool:
+    rounds = index.rounds_of[player]
+    return bool(rounds) and rounds[-1].round == index.rounds and rounds[-1].opponent is not None
+
+
+def _last_points(index: EventIndex, player: str) -> float:
+    return index.rounds_of[player][-1].points if _paired_last(index, player) else 0.0
+
+
+def fore_adjusted_scores(index: EventIndex) -> dict[str, float]:
+    """Art. 16.3 scores as Fore Buchholz sees them.
+
+    A participant paired in the last round was available in it, so none of
+    their earlier byes is of category 16.2.5, and the last round is a draw.
+    """
+    known = index.memo_of("fore_adjusted_scores")
+    found: dict[str, float] | None = known.get(None)
+    if found is None:
+        fore = fore_scores(index)
+        adjusted = adjusted_scores(index)
+        found = known[None] = {
+            p: fore[p] if _paired_last(index, p) else adjusted[p] for p in index.rounds_of
+        }
+    return found
+
+
+def fore_contributions(
+    index: EventIndex, player: str, edition: Edition = LATEST
+) -> tuple[Contribution, ...]:
+    """The contributions of Fore Buchholz (Art. 8.2): as Art. 16 gives them, with every
+    last-round pairing a draw (a forfeit in it included) and the fore scores."""
+    known = index.memo_of(("fore_contributions", edition))
+    found: tuple[Contribution, ...] | None = known.get(player)
+    if found is None:
+        found = known[player] = _swiss_contributions(
+            index,
+            player,
+            fore_scores(index)[player],
+            fore_adjusted_scores(index),
+            edition,
+            played_last=True,
+        )
+    return found
+
+
+# --- C.07 Art. 14: cuts and medians -------------------------------------------------
+
+
 def buchholz_cut(contributions: Sequence[Contribution]) -> Contribution | None:
-    """The contribution BH-C1 cuts: C.07 Art. 14.1.1 (a) with Art. 16.5.1.
+    """The contribution a Buchholz cut takes first: C.07 Art. 14.1 with Art. 16.5.1.
 
     The lowest opponent's score, unless the participant has voluntarily
     unplayed rounds: then the lowest of their contributions.
@@ -212,7 +298,7 @@ def buchholz_cut(contributions: Sequence[Contribution]) -> Contribution | None:
 
 
 def sonneborn_berger_cut(contributions: Sequence[Contribution]) -> Contribution | None:
-    """The contribution SB-C1 cuts: C.07 Art. 14.1.1 (d) with Art. 16.5.1.
+    """The contribution a Sonneborn-Berger cut takes first: C.07 Art. 14.1 with Art. 16.5.1.
 
     The least significant contribution is the one of the opponent with the
     lowest score (of those, the smallest). With voluntarily unplayed rounds,
@@ -227,6 +313,34 @@ def sonneborn_berger_cut(contributions: Sequence[Contribution]) -> Contribution 
         if lowest.product >= least.product:
             return lowest
     return least
+
+
+def highest_cut(contributions: Sequence[Contribution]) -> Contribution | None:
+    """The contribution a median takes from the top: the highest opponent's score
+    (of those, the largest product). No exception for unplayed rounds: Art. 16.5.1
+    speaks of the least significant values only."""
+    if not contributions:
+        return None
+    return max(contributions, key=lambda c: (c.score, c.product, -c.round))
+
+
+def after_cuts(
+    contributions: Sequence[Contribution],
+    low: int,
+    high: int,
+    first_low: Callable[[Sequence[Contribution]], Contribution | None],
+) -> list[Contribution]:
+    """``contributions`` without the ``low`` least and the ``high`` most significant."""
+    left = list(contributions)
+    for _ in range(min(low, len(left))):
+        cut = first_low(left)
+        if cut is not None:
+            left.remove(cut)
+    for _ in range(min(high, len(left))):
+        cut = highest_cut(left)
+        if cut is not None:
+            left.remove(cut)
+    return left
 
 
 # --- C.07 Art. 7: the participant's own results (Type B) --------------------------
@@ -354,47 +468,245 @@ class WinsWithBlack(Criterion):
         return _count(value, "win with Black", "wins with Black")
 
 
-# --- C.07 Art. 8 and 9: opponents' scores (Types B and C) -------------------------
+class ProgressiveScore(Criterion):
+    """PS, C.07 Art. 7.5: the sum of the participant's running scores after each round.
 
-
-class Buchholz(Criterion):
-    """BH, C.07 Art. 8.1: the sum of the scores of the participant's opponents.
-
-    With Art. 16: opponents' adjusted scores (16.3), and one dummy per own
-    unplayed round (16.4, capped by 16.4.1 and 16.4.2). Art. 8 note (2026):
-    Buchholz must not be used in round robins.
+    Every round counts as scored, played or not. With a cut (Art. 14.1, PS-Cn)
+    the running scores of the first n rounds are left out.
     """
 
-    key = "buchholz"
-    title = "Buchholz"
+    def __init__(self, cut: int = 0) -> None:
+        self.cut = cut
+        self.key = f"progressive_score_cut{cut}" if cut else "progressive_score"
+        self.title = f"progressive score cut {cut}" if cut else "progressive score"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return each_once(index, self, group, lambda p: self._value(index, p))
+
+    def _value(self, index: EventIndex, player: str) -> float:
+        points = dict.fromkeys(range(1, index.rounds + 1), 0.0)
+        for r in index.rounds_of[player]:
+            points[r.round] += r.points
+        total = running = 0.0
+        for number_ in range(1, index.rounds + 1):
+            running += points[number_]
+            if number_ > self.cut:
+                total += running
+        return total
+
+
+class RoundsElectedToPlay(Criterion):
+    """REP (GE in the 2024 edition), C.07 Art. 7.6: the rounds the participant
+    elected to play: games played over the board, and the rounds they were
+    ready to play but scored a win without playing (a forfeit win, a
+    pairing-allocated or full-point bye)."""
+
+    key = "rounds_elected_to_play"
+    title = "rounds elected to play"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         return each_once(
-            index, self, group, lambda p: sum(c.score for c in swiss_contributions(index, p))
+            index,
+            self,
+            group,
+            lambda p: float(
+                sum(1 for r in index.rounds_of[p] if r.kind is RoundKind.PLAYED or r.points == WIN)
+            ),
+        )
+
+    def phrase(self, value: Value) -> str:
+        return _count(value, "round", "rounds")
+
+
+class FewestUnplayed(Criterion):
+    """VUR, C.07 Art. 16.1.2: the number of voluntarily unplayed rounds (half-point
+    and zero-point byes, absences, forfeit losses); fewer is better, so the
+    value ordered on is the count taken negatively and shown as the count."""
+
+    key = "voluntarily_unplayed_rounds"
+    title = "voluntarily unplayed rounds"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: -float(sum(1 for r in all_rounds(index, p) if is_voluntarily_unplayed(r))),
+        )
+
+    def phrase(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return _count(-value + 0.0, "unplayed round", "unplayed rounds")
+
+    def bare(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return number(-value + 0.0)
+
+    def to_json(self, value: Value) -> object:
+        assert not isinstance(value, tuple)
+        return int(-value)
+
+
+class StandardPoints(Criterion):
+    """STD (2026 edition): the score with each round counted 1 for more than a draw,
+    ½ for a draw and 0 for less, whatever the event's own scoring."""
+
+    key = "standard_points"
+    title = "standard points"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return each_once(
+            index,
+            self,
+            group,
+            lambda p: sum(
+                WIN if r.points > DRAW else DRAW if r.points == DRAW else 0.0
+                for r in index.rounds_of[p]
+            ),
         )
 
 
-class BuchholzCut1(Criterion):
-    """BH-C1, C.07 Art. 14.1.1 (a): Buchholz without its least significant value.
+class PairingNumber(Criterion):
+    """TPN, C.07 Art. 5 (the last resort before lots): the tournament pairing
+    number; the lower is better, so it is ordered on taken negatively."""
+
+    key = "pairing_number"
+    title = "pairing number"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        position = {p: n for n, p in enumerate(index.order, start=1)}
+        return {p: -float(_pairing_number(p, position[p])) for p in group}
+
+    def phrase(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return f"number {number(-value + 0.0)}"
+
+    def bare(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return number(-value + 0.0)
+
+    def to_json(self, value: Value) -> object:
+        assert not isinstance(value, tuple)
+        return int(-value)
+
+
+def _pairing_number(player: str, position: int) -> int:
+    """A TRF's starting rank is the player's id; any other event numbers in listed order."""
+    return int(player) if player.isdigit() else position
+
+
+# --- C.07 Art. 8 and 9: opponents' scores (Types B and C) -------------------------
+
+
+class OpponentsScores(Criterion):
+    """The Buchholz and Sonneborn-Berger families, with their modifiers.
+
+    ``cut`` least significant values are left out (C.07 Art. 14.1, Cut-n), and
+    ``top`` most significant ones too (a median, Art. 14.2, Median-n: both cut
+    by n). In a Swiss, Art. 16 gives every round a contribution (an opponent's
+    adjusted score, or a dummy's), and a cut takes a voluntarily unplayed
+    round first (Art. 16.5.1); the edition chooses the dummy (Art. 16.4). In a
+    round robin (Art. 15.2) every round with an opponent counts as played and
+    a round without one adds nothing.
+    """
+
+    sonneborn = False
+    fore = False
+    family = ""
+    family_key = ""
+
+    def __init__(
+        self,
+        pairing: Pairing = "swiss",
+        edition: Edition | None = None,
+        cut: int = 0,
+        top: int = 0,
+    ) -> None:
+        self.pairing = pairing
+        self.edition = edition
+        self.cut = cut
+        self.top = top
+        self.key, self.title = _modified(self.family_key, self.family, cut, top)
+
+    def contributions(self, index: EventIndex, player: str) -> tuple[Contribution, ...]:
+        if self.pairing == "round-robin":
+            if self.fore:
+                fore = fore_scores(index)
+                return tuple(
+                    Contribution(c.round, fore[o], c.points, False)
+                    for c, o in zip(
+                        round_robin_contributions(index, player),
+                        (r.opponent for r in index.rounds_of[player] if r.opponent is not None),
+                        strict=True,
+                    )
+                )
+            return round_robin_contributions(index, player)
+        edition = applied_edition(self.edition, index.start_date)
+        if self.fore:
+            return fore_contributions(index, player, edition)
+        return swiss_contributions(index, player, edition)
+
+    def value(self, index: EventIndex, player: str) -> float:
+        contributions = self.contributions(index, player)
+        if self.cut or self.top:
+            first_low = sonneborn_berger_cut if self.sonneborn else buchholz_cut
+            contributions = tuple(after_cuts(contributions, self.cut, self.top, first_low))
+        if self.sonneborn:
+            return sum(c.product for c in contributions)
+        return sum(c.score for c in contributions)
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return each_once(index, self, group, lambda p: self.value(index, p))
+
+
+def _modified(key: str, title: str, cut: int, top: int) -> tuple[str, str]:
+    """The JSON key and the trace's title of a criterion with its modifier."""
+    if cut and cut == top:
+        return f"{key}_median{cut}", f"{title} median {cut}"
+    if cut and top:
+        return f"{key}_cut{cut}_top{top}", f"{title} cut {cut} low and {top} high"
+    if cut:
+        return f"{key}_cut{cut}", f"{title} cut {cut}"
+    return key, title
+
+
+class Buchholz(OpponentsScores):
+    """BH, C.07 Art. 8.1: the sum of the scores of the participant's opponents.
+
+    With Art. 16: opponents' adjusted scores (16.3), and one dummy per own
+    unplayed round (16.4). Art. 8 note (2026): Buchholz must not be used in
+    round robins.
+    """
+
+    family = "Buchholz"
+    family_key = "buchholz"
+
+
+class BuchholzCut1(Buchholz):
+    """BH-C1, C.07 Art. 14.1: Buchholz without its least significant value.
 
     The lowest opponent's score is cut, except that with voluntarily unplayed
     rounds the lowest VUR contribution is cut instead (Art. 16.5.1).
     """
 
-    key = "buchholz_cut1"
-    title = "Buchholz cut 1"
-
-    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        return each_once(index, self, group, lambda p: _buchholz_cut1(index, p))
+    def __init__(self, pairing: Pairing = "swiss", edition: Edition | None = None) -> None:
+        super().__init__(pairing, edition, cut=1)
 
 
-def _buchholz_cut1(index: EventIndex, player: str) -> float:
-    contributions = swiss_contributions(index, player)
-    cut = buchholz_cut(contributions)
-    return sum(c.score for c in contributions) - (cut.score if cut else 0.0)
+class ForeBuchholz(OpponentsScores):
+    """FB, C.07 Art. 8.2: Buchholz as if every game of the last round were drawn.
+
+    Every participant paired in the last round, over the board or by forfeit,
+    is taken to have drawn it, for their own score and as an opponent; it lets
+    the tie-breaks be known before the last round ends.
+    """
+
+    fore = True
+    family = "Fore Buchholz"
+    family_key = "fore_buchholz"
 
 
-class SonnebornBerger(gct.SonnebornBerger):
+class SonnebornBerger(OpponentsScores):
     """SB, C.07 Art. 9.1: the sum, over the rounds, of the opponent's score
     times the points the participant scored against them.
 
@@ -403,64 +715,80 @@ class SonnebornBerger(gct.SonnebornBerger):
     forfeits count as games, a round without an opponent adds nothing.
     """
 
-    title = "Sonneborn-Berger"
-
-    def __init__(self, pairing: Pairing = "swiss") -> None:
-        self.pairing = pairing
-
-    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        if self.pairing == "round-robin":
-            return super().evaluate(index, group)
-        return each_once(
-            index, self, group, lambda p: sum(c.product for c in swiss_contributions(index, p))
-        )
+    sonneborn = True
+    family = "Sonneborn-Berger"
+    family_key = "sonneborn_berger"
 
 
-class SonnebornBergerCut1(Criterion):
-    """SB-C1, C.07 Art. 14.1.1 (d): Sonneborn-Berger without the contribution of
+class SonnebornBergerCut1(SonnebornBerger):
+    """SB-C1, C.07 Art. 14.1: Sonneborn-Berger without the contribution of
     the opponent with the lowest score; with voluntarily unplayed rounds, the
     higher of that and the lowest VUR contribution is cut (Art. 16.5.1)."""
 
-    key = "sonneborn_berger_cut1"
-    title = "Sonneborn-Berger cut 1"
+    def __init__(self, pairing: Pairing = "swiss", edition: Edition | None = None) -> None:
+        super().__init__(pairing, edition, cut=1)
 
-    def __init__(self, pairing: Pairing = "swiss") -> None:
+
+class AverageOfOpponentsBuchholz(Criterion):
+    """AOB, C.07 Art. 8.3: the average of the Buchholz of the participant's opponents.
+
+    The opponents are those met over the board; each one's Buchholz is the
+    plain BH of Art. 8.1 (with Art. 16 in a Swiss). The average is rounded to
+    two decimals, half up. With no such opponent the value is 0.
+    """
+
+    key = "average_opponents_buchholz"
+    title = "average of opponents' Buchholz"
+
+    def __init__(self, pairing: Pairing = "swiss", edition: Edition | None = None) -> None:
         self.pairing = pairing
+        self.buchholz = Buchholz(pairing, edition)
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         return each_once(index, self, group, lambda p: self._value(index, p))
 
     def _value(self, index: EventIndex, player: str) -> float:
-        contributions = (
-            swiss_contributions(index, player)
-            if self.pairing == "swiss"
-            else round_robin_contributions(index, player)
-        )
-        cut = sonneborn_berger_cut(contributions)
-        return sum(c.product for c in contributions) - (cut.product if cut else 0.0)
+        opponents = [
+            r.opponent
+            for r in index.rounds_of[player]
+            if r.opponent is not None and r.kind is RoundKind.PLAYED
+        ]
+        if not opponents:
+            return 0.0
+        average = sum(self.buchholz.value(index, o) for o in opponents) / len(opponents)
+        # Two decimals, half up: finer differences are noise, not merit.
+        return int(average * 100 + 0.5 + 1e-9) / 100
+
+    def phrase(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return number(round(value, 2))
 
 
 class Koya(Criterion):
     """KS, C.07 Art. 9.2: the points scored against the participants who finished
-    with 50% or more of the maximum possible score.
+    with 50% or more of the maximum possible score; with a limit (Art. 14, KS-Ln),
+    n% or more instead.
 
     The maximum possible score is a win per round; in a round robin, a win per
     scheduled game (an odd round robin gives everyone a round off). Forfeits
     count as scored.
     """
 
-    key = "koya"
-    title = "Koya (points against players on 50% or more)"
-
-    def __init__(self, pairing: Pairing = "swiss") -> None:
+    def __init__(self, pairing: Pairing = "swiss", percent: int = 50) -> None:
         self.pairing = pairing
+        self.percent = percent
+        if percent == 50:
+            self.key, self.title = "koya", "Koya (points against players on 50% or more)"
+        else:
+            self.key = f"koya_limit{percent}"
+            self.title = f"Koya (points against players on {percent}% or more)"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         known = index.memo_of("koya_opponents")
-        strong: frozenset[str] | None = known.get(self.pairing)
+        strong: frozenset[str] | None = known.get((self.pairing, self.percent))
         if strong is None:
-            limit = maximum_score(index, self.pairing) / 2
-            strong = known[self.pairing] = frozenset(
+            limit = maximum_score(index, self.pairing) * self.percent / 100
+            strong = known[(self.pairing, self.percent)] = frozenset(
                 p for p, s in index.scores.items() if s >= limit
             )
         opponents = strong
@@ -492,12 +820,21 @@ class DirectEncounter(gct.DirectEncounter):
     them, and a subgroup left level is ranked again among itself. Art. 6.3:
     when they have not all met, a participant is ranked first only if nobody
     else could reach their total even by winning every game they did not play
-    within the group; the criterion is then applied again to the others, and
-    otherwise not applied.
+    within the group; "the same applies to the second rank", so the second,
+    third... are placed in the same way while each place is certain. Only then
+    is the criterion applied again to the participants left unplaced; when no
+    place is certain, it is not applied.
     """
 
-    def __init__(self, pairing: Pairing = "swiss") -> None:
+    def __init__(self, pairing: Pairing = "swiss", win: float = WIN) -> None:
         self.pairing = pairing
+        # What a game not played could still have given: a win's points (2 match
+        # points, or every board's game point, between teams).
+        self.win = win
+
+    def win_of(self, index: EventIndex) -> float:
+        """The points a game not played could have given, in ``index``'s event."""
+        return self.win
 
     def encounters(
         self, index: EventIndex, player: str, opponents: frozenset[str]
@@ -530,8 +867,9 @@ class DirectEncounter(gct.DirectEncounter):
         if not unmet:
             return split_by_value(values, group)
         names = {p: short_name(index.name(p)) for p in group}
-        best = {q: values[q] + WIN * sum(1 for pair in unmet if q in pair) for q in group}
-        leaders = [p for p in group if all(values[p] > best[q] for q in group if q != p)]
+        win = self.win_of(index)
+        best = {q: values[q] + win * sum(1 for pair in unmet if q in pair) for q in group}
+        leaders = gct.certain_order(group, values, best)
         forfeited = [(a, b) for a, b in unmet if self._forfeited(index, a, b)]
         missing = join(
             [
@@ -544,14 +882,11 @@ class DirectEncounter(gct.DirectEncounter):
         if forfeited:
             opening += "; a forfeit is not an encounter (FIDE C.07 Art. 6.1.1)"
         if leaders:
-            leader = leaders[0]
             return Split(
                 values=values,
-                groups=((leader,), tuple(p for p in group if p != leader)),
-                note=(
-                    f"{opening}; {names[leader]} is ahead of what any other could have "
-                    "reached (FIDE C.07 Art. 6.3)."
-                ),
+                groups=gct.ranked_first(group, leaders),
+                note=f"{opening}; {gct.ahead_of_the_rest([names[p] for p in leaders])} "
+                "(FIDE C.07 Art. 6.3).",
             )
         return Split(
             values=values,
@@ -563,35 +898,3 @@ class DirectEncounter(gct.DirectEncounter):
     def _forfeited(index: EventIndex, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` were paired in a game decided by forfeit."""
         return any(r.opponent == b and r.kind is not RoundKind.PLAYED for r in index.rounds_of[a])
-
-
-# --- The codes ---------------------------------------------------------------------
-
-CODES: tuple[str, ...] = ("WIN", "WON", "BPG", "BWG", "BH", "BH-C1", "SB", "SB-C1", "DE", "KS")
-"""The C.07 codes a custom regulation can name, in the order of the regulations."""
-
-NOT_FOR_ROUND_ROBINS: frozenset[str] = frozenset({"BH", "BH-C1"})
-"""C.07 Art. 8 note (2026): Buchholz and its variants must not be used in round robins."""
-
-REPEATABLE: frozenset[str] = frozenset({"DE"})
-"""Type A criteria, which a list may name more than once (C.07 Art. 4.3)."""
-
-
-def fide_criteria(pairing: Pairing = "swiss") -> dict[str, Callable[[], Criterion]]:
-    """Factories of the criteria of :data:`CODES`, for events paired by ``pairing``."""
-    return {
-        "WIN": Wins,
-        "WON": lambda: GamesWon(pairing),
-        "BPG": lambda: GamesWithBlack(pairing),
-        "BWG": lambda: WinsWithBlack(pairing),
-        "BH": Buchholz,
-        "BH-C1": BuchholzCut1,
-        "SB": lambda: SonnebornBerger(pairing),
-        "SB-C1": lambda: SonnebornBergerCut1(pairing),
-        "DE": lambda: DirectEncounter(pairing),
-        "KS": lambda: Koya(pairing),
-    }
-
-
-FIDE_CRITERIA: dict[str, Callable[[], Criterion]] = fide_criteria("swiss")
-"""The criteria of :data:`CODES` for a Swiss event (C.07 Art. 16)."""

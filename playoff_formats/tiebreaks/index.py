@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -41,6 +42,9 @@ class PlayerFacts(Protocol):
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def rating(self) -> int | None: ...
 
 
 class GameFacts(Protocol):
@@ -96,6 +100,11 @@ class IndividualResults(Protocol):
     @property
     def rounds(self) -> int: ...
 
+    @property
+    def start_date(self) -> date | None:
+        """The first day of the event, when known: it chooses the edition of FIDE C.07."""
+        ...
+
 
 class RoundKind(StrEnum):
     """How a player's round was decided."""
@@ -137,6 +146,8 @@ class EventIndex:
     scores: dict[str, float]
     rounds_of: dict[str, tuple[PlayerRound, ...]]
     rounds: int
+    ratings: dict[str, int | None] = field(default_factory=dict)
+    start_date: date | None = None
     memo: dict[Hashable, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -165,6 +176,8 @@ class EventIndex:
             scores=scores,
             rounds_of=rounds_of,
             rounds=event.rounds,
+            ratings={p.id: p.rating for p in event.players},
+            start_date=event.start_date,
         )
 
     def name(self, player_id: str) -> str:
