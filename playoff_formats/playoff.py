@@ -17,30 +17,40 @@ correction re-propagates through the whole bracket.
 
 Games
 -----
-A match that is not a bye has its two regular games (numbers 1 and 2) as soon
-as both participants are known, with no colours until lots are drawn
-(``set_game_one_colours``; game 2 swaps them). When the regular games are both
-played and the match is level, game 3, the Armageddon decider, appears, with no
-colours until the winner of the coin toss chooses (``choose_armageddon_colours``,
-GCT 2015 reg. 10 c). A game records what happened on the board (a drawn
-Armageddon is ``1/2-1/2``); the match decision is kept apart and says who
-advances and why (a drawn Armageddon: Black advances, reg. 10 b).
+Each match is played as its match format says (``Match.rules``, data from
+:mod:`playoff_formats.formats`): stages of games, then a decider. Games are
+numbered through the match. A match that is not a bye has the games of its first
+stage as soon as both participants are known; each later stage's games appear
+when every earlier game is played and the match is level, and so does the
+decider: an Armageddon game, or sudden-death games one after another while they
+are drawn, or no game at all for a drawing of lots (``decide_by_lot``). The
+colours of a stage settled by lots have none until drawn (``set_stage_colours``;
+the stage's games alternate from its first); a stage that alternates or reverses
+takes its colours from the games before it. A decider settled by a coin toss has
+no colours until its winner chooses (``choose_armageddon_colours``). A game
+records what happened on the board (a drawn Armageddon is ``1/2-1/2``); the match
+decision is kept apart and says who advances and why (a drawn Armageddon: the
+side with the draw odds advances).
+
+A play-off logged before formats were data has no format on its matches: each is
+then the two-game match with an Armageddon of GCT 2015 (the only play-off such
+logs hold), with the time controls it was logged with.
 
 Policies
 --------
-- Games are played in order: game 2 is recorded after game 1, the Armageddon
-  after both regular games. Colours must be set before a game's result.
+- Games are played in order: game 2 is recorded after game 1, a decider game
+  after every regular game. Colours must be set before a game's result.
 - A result may be recorded on a ready match: that starts it (results entered
   after the fact); ``start_match`` is the usual way to start one.
 - Matches of a later round wait until every match of the earlier rounds is
   completed (rounds of a knock-out are played together: "in each round lots
   shall be drawn", reg. 9). A match that has started keeps running whatever
   happens earlier in the bracket, as long as its participants stay the same.
-- A double forfeit (``-/-``) in an Armageddon game is refused: it leaves no
+- A double forfeit (``-/-``) in a decider game is refused: it leaves no
   successful player and the chief arbiter must decide otherwise. In a regular
   game it scores 0-0.
-- A match without a decider that is level after two games stays running: this
-  module has no transition for further games yet.
+- A match without a decider that is level after its last stage stays running:
+  this module has no transition for further games.
 
 Every illegal transition raises ``TransitionError`` (a ``PlayoffError``) with a
 reason an arbiter can read; nothing is changed.
@@ -50,17 +60,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
 from typing import Self
 
 from pydantic import Field, model_validator
 
 from playoff_formats.errors import PlayoffError
+from playoff_formats.formats import LOGGED_BEFORE_FORMATS
+from playoff_formats.formats.gct2015 import gct_match_format
+from playoff_formats.formats.model import (
+    Armageddon,
+    ColourRule,
+    DeciderColours,
+    DecidingLot,
+    GameStage,
+    MatchFormat,
+    PlayoffFormat,
+    SuddenDeath,
+)
 from playoff_formats.model import Frozen, Result
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
-    "ARMAGEDDON_NUMBER",
-    "REGULAR_GAMES",
     "DecisionMethod",
     "Game",
     "GameKind",
@@ -76,19 +97,17 @@ __all__ = [
     "champion",
     "choose_armageddon_colours",
     "correct_result",
+    "decide_by_lot",
     "final_match",
     "match_decision",
     "new_playoff",
     "record_result",
     "set_game_one_colours",
+    "set_stage_colours",
     "start_match",
     "voided_games",
     "winner",
 ]
-
-REGULAR_GAMES = 2
-ARMAGEDDON_NUMBER = 3
-
 
 class TransitionError(PlayoffError):
     """A command that the play-off's current state does not allow (HTTP 409)."""
@@ -123,6 +142,12 @@ class MatchStatus(StrEnum):
 class GameKind(StrEnum):
     REGULAR = "regular"
     ARMAGEDDON = "armageddon"
+    SUDDEN_DEATH = "sudden-death"
+
+    @property
+    def decider(self) -> bool:
+        """A game of the decider (played only when the stages leave the match level)."""
+        return self is not GameKind.REGULAR
 
 
 class DecisionMethod(StrEnum):
@@ -131,7 +156,9 @@ class DecisionMethod(StrEnum):
     BYE = "bye"
     REGULAR_GAMES = "regular-games"
     ARMAGEDDON_WIN = "armageddon-win"
-    ARMAGEDDON_DRAW = "armageddon-draw"  # Black advances on draw odds (GCT reg. 10 b)
+    ARMAGEDDON_DRAW = "armageddon-draw"  # the side with the draw odds advances
+    SUDDEN_DEATH_WIN = "sudden-death-win"
+    LOT = "lot"
 
 
 class Participant(Frozen):
@@ -191,12 +218,14 @@ class MatchDecision(Frozen):
 
 
 class Match(Frozen):
-    """A two-game match (or a bye) in round ``round`` of stage ``stage``.
+    """A match (or a bye) in round ``round`` of stage ``stage``.
 
-    ``slots`` holds two slots, or one slot and ``None`` for a bye. ``decider`` is
-    the time control of the Armageddon game that ends a level match, or ``None``
-    for no decider. ``started`` is base data; ``status``, ``decision`` and the
-    slots' ``player`` are derived.
+    ``slots`` holds two slots, or one slot and ``None`` for a bye. ``format`` is
+    how the match is played (``None`` in a play-off logged before formats were
+    data: see ``rules``); ``time_control`` is its first stage's time control and
+    ``decider`` the time control of its decider game (``None`` for no decider
+    game). ``started`` and ``lot_winner`` (who won a deciding lot) are base data;
+    ``status``, ``decision`` and the slots' ``player`` are derived.
     """
 
     id: int = Field(ge=1)
@@ -207,7 +236,9 @@ class Match(Frozen):
     bye: bool = False
     time_control: TimeControl | None = None
     decider: TimeControl | None = None
+    format: MatchFormat | None = None
     started: bool = False
+    lot_winner: str | None = None
     status: MatchStatus = MatchStatus.LOCKED
     decision: MatchDecision | None = None
 
@@ -219,7 +250,37 @@ class Match(Frozen):
             raise ValueError("a bye goes to a seeded participant")
         if not self.bye and self.time_control is None:
             raise ValueError("a match that is played needs a time control")
+        if self.format is not None and not self.bye:
+            if self.time_control != self.format.stages[0].time_control:
+                raise ValueError("a match's time control is its first stage's")
+            if self.decider != self.format.decider_control():
+                raise ValueError("a match's decider time control is its format's")
         return self
+
+    @property
+    def rules(self) -> MatchFormat:
+        """How the match is played; for a match logged before formats were data, the
+        two-game match with its Armageddon (GCT 2015) at the time controls logged.
+        Refused for a bye."""
+        if self.format is not None:
+            return self.format
+        if self.time_control is None:
+            raise TransitionError(
+                f"match {self.id} is a bye: it has no games", match_id=self.id
+            )
+        return _logged_before_formats(self.time_control, self.decider)
+
+    def kind_of(self, number: int) -> GameKind:
+        """The kind game ``number`` of the match is (or would be)."""
+        if self.bye:
+            return GameKind.REGULAR
+        rules = self.rules
+        place = rules.place(number)
+        if place is None or place.stage >= 0:
+            return GameKind.REGULAR
+        if isinstance(rules.decider, SuddenDeath):
+            return GameKind.SUDDEN_DEATH
+        return GameKind.ARMAGEDDON
 
     @property
     def players(self) -> tuple[str | None, str | None]:
@@ -231,6 +292,12 @@ class Match(Frozen):
     def feeders(self) -> tuple[int, ...]:
         """Ids of the matches whose winners meet here."""
         return tuple(s.winner_of for s in self.slots if s is not None and s.winner_of is not None)
+
+
+@lru_cache(maxsize=64)
+def _logged_before_formats(time_control: TimeControl, decider: TimeControl | None) -> MatchFormat:
+    # Settling reads every match's format on every transition: built once per pair.
+    return gct_match_format("two-game match", time_control, decider)
 
 
 class Game(Frozen):
@@ -245,7 +312,11 @@ class Game(Frozen):
 
 
 class Playoff(Frozen):
-    """A play-off: flat tables linked by ids. Build one with ``new_playoff``."""
+    """A play-off: flat tables linked by ids. Build one with ``new_playoff``.
+
+    ``format`` is the play-off format it was built from (``None`` when logged
+    before formats were data: see ``rules``).
+    """
 
     id: str = Field(min_length=1)
     name: str
@@ -254,6 +325,12 @@ class Playoff(Frozen):
     rounds: tuple[Round, ...]
     matches: tuple[Match, ...]
     games: tuple[Game, ...] = ()
+    format: PlayoffFormat | None = None
+
+    @property
+    def rules(self) -> PlayoffFormat:
+        """The play-off's format: its breaks, the rules it cites."""
+        return self.format if self.format is not None else LOGGED_BEFORE_FORMATS
 
     @model_validator(mode="after")
     def _links(self) -> Self:
@@ -347,6 +424,7 @@ def new_playoff(
     stages: Iterable[Stage],
     rounds: Iterable[Round],
     matches: Iterable[Match],
+    format: PlayoffFormat | None = None,
 ) -> Playoff:
     """A play-off with no game played; ``seeds`` lists player ids, best seed first.
 
@@ -360,6 +438,7 @@ def new_playoff(
             stages=tuple(stages),
             rounds=tuple(rounds),
             matches=tuple(matches),
+            format=format,
         )
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         raise PlayoffError(f"invalid play-off: {exc}") from exc
@@ -407,54 +486,141 @@ def voided_games(before: Playoff, after: Playoff) -> tuple[Game, ...]:
 
 
 def set_game_one_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
-    """Record the lots for game 1 of a match; game 2 is played with colours reversed.
+    """Record the lots for game 1 of a match; the first stage's games alternate from it."""
+    return set_stage_colours(playoff, match_id, 1, white, black)
 
-    Allowed once both participants are known and until a regular game has a result
-    (lots may be drawn again before play).
+
+def set_stage_colours(
+    playoff: Playoff, match_id: int, game: int, white: str, black: str
+) -> Playoff:
+    """Record the lots for game ``game``, the first game of a stage whose colours are
+    drawn (or the first game of a decider drawn by lots); the stage's games alternate
+    from it.
+
+    Allowed once the game exists and until a game of its stage has a result (lots
+    may be drawn again before play).
     """
     match = _playable(playoff, match_id)
-    _check_pair(match, white, black, "game 1")
-    games = playoff.games_of(match_id)
-    if any(g.result is not None for g in games if g.kind is GameKind.REGULAR):
+    rules = match.rules
+    place = rules.place(game)
+    stage = rules.stage_of(game)
+    decider = rules.decider
+    drawn_decider = (
+        place is not None and place.stage < 0 and place.first
+        and isinstance(decider, Armageddon | SuddenDeath)
+        and decider.colours is DeciderColours.LOTS
+    )
+    if not drawn_decider and (
+        place is None or not place.first or stage is None or not stage.colours.drawn
+    ):
         raise TransitionError(
-            f"match {match_id} has a regular game result: the colours of game 1 can no "
-            "longer change (correct the result instead)",
+            f"the colours of game {game} of match {match_id} are not drawn by lots: "
+            + _drawn_games(rules),
+            match_id=match_id,
+        )
+    what = f"game {game}"
+    _check_pair(match, white, black, what)
+    existing = playoff.game(match_id, game)
+    if existing is None:
+        raise TransitionError(
+            f"match {match_id} has no game {game} yet: {_why_no_game(playoff, match, game)}",
+            match_id=match_id,
+        )
+    numbers = (
+        range(game, game + stage.games) if stage is not None and not drawn_decider
+        else range(game, game + 1)
+    )
+    games = playoff.games_of(match_id)
+    if any(g.result is not None for g in games if g.number in numbers):
+        where = "" if game == 1 else f" in {stage.name if stage is not None else 'the decider'}"
+        raise TransitionError(
+            f"match {match_id} has a regular game result{where}: the colours of game {game} "
+            "can no longer change (correct the result instead)",
             match_id=match_id,
         )
     updated = []
     for g in games:
-        if g.number == 1:
-            g = g.model_copy(update={"white": white, "black": black})
-        elif g.number == 2:
-            g = g.model_copy(update={"white": black, "black": white})
+        if g.number in numbers:
+            swap = (g.number - game) % 2 == 1
+            g = g.model_copy(
+                update={"white": black if swap else white, "black": white if swap else black}
+            )
         updated.append(g)
     return _settle(_replace_games(playoff, match_id, updated))
 
 
-def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
-    """Record the colours chosen by the winner of the coin toss (GCT reg. 10 c).
+def _drawn_games(rules: MatchFormat) -> str:
+    firsts = [f"game {first}" for first, stage in rules.stage_starts() if stage.colours.drawn]
+    decider = rules.decider
+    if isinstance(decider, Armageddon | SuddenDeath) and decider.colours is DeciderColours.LOTS:
+        firsts.append(f"game {rules.decider_number}")
+    return f"lots are drawn for {', '.join(firsts)} only"
 
-    Allowed only when the Armageddon game exists (the match is level after two
-    games) and has no result yet.
+
+def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
+    """Record the colours chosen by the winner of the coin toss for the match's
+    decider game (the Armageddon, or the first sudden-death game).
+
+    Allowed only when that game exists (the match is level after its stages), its
+    colours are settled by a toss, and it has no result yet.
     """
     match = _playable(playoff, match_id)
-    game = playoff.game(match_id, ARMAGEDDON_NUMBER)
-    if game is None:
+    rules = match.rules
+    name = _decider_name(rules)
+    game = playoff.game(match_id, rules.decider_number)
+    if game is None or not game.kind.decider:
         raise TransitionError(
-            f"match {match_id} has no Armageddon game: {_why_no_armageddon(playoff, match)}",
+            f"match {match_id} has no {name} game: {_why_no_decider(playoff, match)}",
+            match_id=match_id,
+        )
+    decider = rules.decider
+    if isinstance(decider, Armageddon | SuddenDeath) and decider.colours is not DeciderColours.TOSS:
+        raise TransitionError(
+            f"the colours of the {name} game of match {match_id} are drawn by lots, not chosen "
+            "after a coin toss",
             match_id=match_id,
         )
     if game.result is not None:
         raise TransitionError(
-            f"the Armageddon game of match {match_id} has been played: its colours cannot change",
+            f"the {name} game of match {match_id} has been played: its colours cannot change",
             match_id=match_id,
         )
-    _check_pair(match, white, black, "the Armageddon game")
+    _check_pair(match, white, black, f"the {name} game")
     updated = [
         g.model_copy(update={"white": white, "black": black}) if g.number == game.number else g
         for g in playoff.games_of(match_id)
     ]
     return _settle(_replace_games(playoff, match_id, updated))
+
+
+def decide_by_lot(playoff: Playoff, match_id: int, winner: str) -> Playoff:
+    """Record who won the drawing of lots that decides a level match whose decider is a
+    lot. Allowed once every game of its stages is played and the match is level."""
+    match = _playable(playoff, match_id)
+    rules = match.rules
+    if not isinstance(rules.decider, DecidingLot):
+        raise TransitionError(
+            f"match {match_id} is not decided by lot: its decider is "
+            f"{_decider_name(rules) if rules.decider is not None else 'none'}",
+            match_id=match_id,
+        )
+    if match.decision is not None:
+        raise TransitionError(
+            f"match {match_id} is already decided ({match.decision.text})", match_id=match_id
+        )
+    games = playoff.games_of(match_id)
+    if None in match.players or len(games) < rules.regular_games or any(
+        g.result is None for g in games
+    ):
+        raise TransitionError(
+            f"match {match_id} is not level after all its games yet: no lot decides it now",
+            match_id=match_id,
+        )
+    if winner not in match.players:
+        raise TransitionError(
+            f"{winner} does not play in match {match_id}", match_id=match_id
+        )
+    return _settle(_replace_match(playoff, match.model_copy(update={"lot_winner": winner})))
 
 
 def start_match(playoff: Playoff, match_id: int) -> Playoff:
@@ -511,8 +677,8 @@ def record_result(playoff: Playoff, match_id: int, game_number: int, result: Res
                 f"{game_number - 1}",
                 match_id=match_id,
             )
-    _check_colours_set(game)
-    _check_armageddon_result(game, result)
+    _check_colours_set(playoff, match, game)
+    _check_decider_result(game, result)
     updated = [
         g.model_copy(update={"result": result}) if g.number == game_number else g
         for g in playoff.games_of(match_id)
@@ -547,7 +713,7 @@ def correct_result(playoff: Playoff, match_id: int, game_number: int, result: Re
             "correcting it",
             match_id=match_id,
         )
-    _check_armageddon_result(game, result)
+    _check_decider_result(game, result)
     updated = [
         g.model_copy(update={"result": result}) if g.number == game_number else g
         for g in playoff.games_of(match.id)
@@ -587,59 +753,132 @@ def _existing_game(playoff: Playoff, match: Match, number: int) -> Game:
     game = playoff.game(match.id, number)
     if game is not None:
         return game
+    rules = match.rules
+    place = rules.place(number)
     if number < 1:
         reason = "games are numbered from 1"
-    elif number == ARMAGEDDON_NUMBER:
+    elif place is None and number == rules.decider_number and rules.decider is None:
         reason = (
-            "game 3 would be the Armageddon game, which exists only when the match is level "
-            f"after two games: {_why_no_armageddon(playoff, match)}"
+            f"game {number} would be a decider game, which exists only when the match is "
+            f"level after {_count(rules.regular_games)} games: this match has no decider"
         )
+    elif place is None:
+        decider = rules.decider
+        games = f"{_count(rules.regular_games)}-game match"
+        if isinstance(decider, Armageddon):
+            follows = (
+                f"only {_article(decider.name)} {decider.name} game (game "
+                f"{rules.decider_number}) can follow a level match"
+            )
+        else:
+            follows = "nothing follows a level match"
+        reason = f"a {games} has no further regular games; {follows}"
     else:
-        reason = (
-            "a two-game match has no further regular games; only an Armageddon game (game 3) "
-            "can follow a level match"
-        )
+        reason = _why_no_game(playoff, match, number)
     raise TransitionError(f"match {match.id} has no game {number}: {reason}", match_id=match.id)
 
 
-def _why_no_armageddon(playoff: Playoff, match: Match) -> str:
+def _why_no_game(playoff: Playoff, match: Match, number: int) -> str:
+    rules = match.rules
+    place = rules.place(number)
+    if place is not None and place.stage < 0:
+        if place.first:
+            return (
+                f"game {number} would be the {_decider_name(rules)} game, which exists only "
+                f"when the match is level after {_count(rules.regular_games)} games: "
+                f"{_why_no_decider(playoff, match)}"
+            )
+        return (
+            f"game {number} would be a {_decider_name(rules)} game, played only when game "
+            f"{number - 1} is drawn"
+        )
+    stage = rules.stage_of(number)
+    name = stage.name if stage is not None else "a later stage"
+    return (
+        f"game {number} would be a game of {name}, played only when the match is level "
+        "after the games before it"
+    )
+
+
+def _decider_name(rules: MatchFormat) -> str:
+    return rules.decider.name if rules.decider is not None else "decider"
+
+
+def _why_no_decider(playoff: Playoff, match: Match) -> str:
+    rules = match.rules
     if match.decision is not None:
         return f"the match is already decided ({match.decision.text})"
-    if match.decider is None:
+    if rules.decider is None:
         return "this match has no decider"
-    pending = [
-        g.number
-        for g in playoff.games_of(match.id)
-        if g.kind is GameKind.REGULAR and g.result is None
-    ]
-    if pending or None in match.players:
-        return "the two regular games have not both been played"
-    return "the match is not level after two games"
+    n = rules.regular_games
+    games = playoff.games_of(match.id)
+    pending = [g.number for g in games if g.kind is GameKind.REGULAR and g.result is None]
+    if pending or None in match.players or len(games) < n:
+        if n == 2:
+            return "the two regular games have not both been played"
+        return f"the {_count(n)} regular games have not all been played"
+    return f"the match is not level after {_count(n)} games"
 
 
-def _check_colours_set(game: Game) -> None:
+def _check_colours_set(playoff: Playoff, match: Match, game: Game) -> None:
     if game.white is not None and game.black is not None:
         return
-    if game.kind is GameKind.ARMAGEDDON:
+    rules = match.rules
+    decider = rules.decider
+    if game.kind.decider and (
+        isinstance(decider, Armageddon | SuddenDeath) and decider.colours is DeciderColours.TOSS
+    ):
+        cite = f", {_short_rule(decider.colours_rule)}" if decider.colours_rule else ""
         how = (
             "the winner of the coin toss has not chosen colours yet "
-            "(choose_armageddon_colours, reg. 10 c)"
+            f"(choose_armageddon_colours{cite})"
         )
     else:
-        how = "lots for the colours of game 1 have not been drawn (set_game_one_colours)"
+        first = _first_drawn(rules, game.number)
+        call = "set_game_one_colours" if first == 1 else "set_stage_colours"
+        how = f"lots for the colours of game {first} have not been drawn ({call})"
     raise TransitionError(
         f"game {game.number} of match {game.match} cannot have a result: {how}",
         match_id=game.match,
     )
 
 
-def _check_armageddon_result(game: Game, result: Result) -> None:
-    if game.kind is GameKind.ARMAGEDDON and result is Result.DOUBLE_FORFEIT:
+def _first_drawn(rules: MatchFormat, number: int) -> int:
+    """The game whose drawing settles game ``number``'s colours."""
+    drawn = [first for first, stage in rules.stage_starts() if stage.colours.drawn]
+    if number >= rules.decider_number:
+        drawn.append(rules.decider_number)
+    return max(f for f in drawn if f <= number)
+
+
+def _short_rule(citation: str) -> str:
+    """'GCT 2015 reg. 10 c' cited inside a sentence about that regulation: 'reg. 10 c'."""
+    at = citation.find("reg")
+    return citation[at:] if at > 0 else citation
+
+
+def _check_decider_result(game: Game, result: Result) -> None:
+    if game.kind.decider and result is Result.DOUBLE_FORFEIT:
+        what = "the Armageddon game" if game.kind is GameKind.ARMAGEDDON else (
+            f"sudden-death game {game.number}"
+        )
         raise TransitionError(
-            f"a double forfeit in the Armageddon game of match {game.match} leaves no "
+            f"a double forfeit in {what} of match {game.match} leaves no "
             "successful player: the chief arbiter must decide how the match ends",
             match_id=game.match,
         )
+
+
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+            8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+
+
+def _count(n: int) -> str:
+    return _NUMBERS.get(n, str(n))
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeio" else "a"
 
 
 def _status_reason(playoff: Playoff, match: Match) -> str:
@@ -711,8 +950,10 @@ def _settle(playoff: Playoff) -> Playoff:
         players = (first.player, second.player if second is not None else None)
         games = sorted(games_of.get(match.id, []), key=_number)
         started = match.started
+        lot_winner = match.lot_winner
         if players != match.players:
-            games, started = [], False  # a new participant: nothing played here stands
+            # A new participant: nothing played (or drawn) here stands.
+            games, started, lot_winner = [], False, None
 
         decision: MatchDecision | None
         if match.bye:
@@ -723,7 +964,9 @@ def _settle(playoff: Playoff) -> Playoff:
             decision = None
         else:
             games = _games_for(match, games)
-            decision = _decide(players[0], players[1], games)
+            decision = _decide(match.rules, players[0], players[1], games, lot_winner)
+        if decision is None or decision.method is not DecisionMethod.LOT:
+            lot_winner = None
 
         if decision is not None:
             status = MatchStatus.COMPLETED
@@ -742,6 +985,7 @@ def _settle(playoff: Playoff) -> Playoff:
             update={
                 "slots": (first, second),
                 "started": started,
+                "lot_winner": lot_winner,
                 "status": status,
                 "decision": decision,
             }
@@ -752,21 +996,67 @@ def _settle(playoff: Playoff) -> Playoff:
 
 
 def _games_for(match: Match, games: list[Game]) -> list[Game]:
-    """The games a match with known participants has: the two regular games, and
-    the Armageddon game while the match is level after both."""
+    """The games a match with known participants has: its first stage's games; each
+    later stage's while the match is level after every game before it; then the
+    decider's games while still level (sudden death: one more after each draw).
+
+    Colours of a stage that alternates or reverses are derived from the games
+    before it; those of a drawn stage are base data, kept as set."""
+    rules = match.rules
     by_number = {g.number: g for g in games}
-    for number in range(1, REGULAR_GAMES + 1):
-        by_number.setdefault(number, Game(match=match.id, number=number, kind=GameKind.REGULAR))
-    regular = [by_number[n] for n in range(1, REGULAR_GAMES + 1)]
-    level = all(g.result is not None for g in regular) and _level(regular)
-    if level and match.decider is not None:
-        by_number.setdefault(
-            ARMAGEDDON_NUMBER,
-            Game(match=match.id, number=ARMAGEDDON_NUMBER, kind=GameKind.ARMAGEDDON),
+    out: list[Game] = []
+    for index, (first, stage) in enumerate(rules.stage_starts()):
+        if index > 0 and not _played_level(out):
+            return out
+        stage_games = [
+            by_number.get(n) or Game(match=match.id, number=n, kind=GameKind.REGULAR)
+            for n in range(first, first + stage.games)
+        ]
+        if not stage.colours.drawn:
+            stage_games = _derived_colours(stage, stage_games, out, rules)
+        out.extend(stage_games)
+    if not _played_level(out):
+        return out
+    decider = rules.decider
+    number = rules.decider_number
+    if isinstance(decider, Armageddon):
+        out.append(
+            by_number.get(number)
+            or Game(match=match.id, number=number, kind=GameKind.ARMAGEDDON)
         )
-    else:
-        by_number.pop(ARMAGEDDON_NUMBER, None)
-    return [by_number[n] for n in sorted(by_number)]
+    elif isinstance(decider, SuddenDeath):
+        while True:
+            game = by_number.get(number) or Game(
+                match=match.id, number=number, kind=GameKind.SUDDEN_DEATH
+            )
+            previous = out[-1]
+            if number > rules.decider_number and previous.white is not None:
+                game = game.model_copy(update={"white": previous.black, "black": previous.white})
+            out.append(game)
+            if game.result is not Result.DRAW:
+                break
+            number += 1
+    return out
+
+
+def _played_level(games: list[Game]) -> bool:
+    return bool(games) and all(g.result is not None for g in games) and _level(games)
+
+
+def _derived_colours(
+    stage: GameStage, games: list[Game], before: list[Game], rules: MatchFormat
+) -> list[Game]:
+    if stage.colours is ColourRule.ALTERNATE:
+        source = before[-1]
+    else:  # reversed: the previous stage's first game, colours swapped
+        previous_first = max(f for f, _ in rules.stage_starts() if f < games[0].number)
+        source = next(g for g in before if g.number == previous_first)
+    white, black = source.black, source.white
+    out = []
+    for offset, g in enumerate(games):
+        w, b = (white, black) if offset % 2 == 0 else (black, white)
+        out.append(g.model_copy(update={"white": w, "black": b}))
+    return out
 
 
 def _points(games: Iterable[Game], player: str) -> float:
@@ -788,7 +1078,9 @@ def _level(regular: list[Game]) -> bool:
     return _points(regular, first.white) == _points(regular, first.black)
 
 
-def _decide(a: str, b: str, games: list[Game]) -> MatchDecision | None:
+def _decide(
+    rules: MatchFormat, a: str, b: str, games: list[Game], lot_winner: str | None = None
+) -> MatchDecision | None:
     regular = [g for g in games if g.kind is GameKind.REGULAR]
     if any(g.result is None for g in regular):
         return None
@@ -800,24 +1092,44 @@ def _decide(a: str, b: str, games: list[Game]) -> MatchDecision | None:
             loser=lo,
             method=DecisionMethod.REGULAR_GAMES,
             score=(pw, pl),
-            text=f"{w} beat {lo} {_fmt(pw)}-{_fmt(pl)} over the two regular games.",
+            text=f"{w} beat {lo} {_fmt(pw)}-{_fmt(pl)} over {_over(rules, regular)}.",
         )
-    decider = next((g for g in games if g.kind is GameKind.ARMAGEDDON), None)
-    if decider is None or decider.result is None or decider.white is None:
+    if len(regular) < rules.regular_games:
         return None
-    white, black, result = decider.white, decider.black or "", decider.result
-    level = f"Level {_fmt(pa)}-{_fmt(pb)} after two games"
-    if result is Result.DRAW:
+    level = f"Level {_fmt(pa)}-{_fmt(pb)} after {_count(len(regular))} games"
+    decider = rules.decider
+    if isinstance(decider, DecidingLot):
+        if lot_winner is None:
+            return None
+        loser = b if lot_winner == a else a
+        cite = f" ({decider.rule})" if decider.rule else ""
         return MatchDecision(
-            winner=black,
-            loser=white,
+            winner=lot_winner,
+            loser=loser,
+            method=DecisionMethod.LOT,
+            score=(pa, pb),
+            text=f"{level}; {lot_winner} won the drawing of lots{cite}.",
+        )
+    played = [g for g in games if g.kind.decider and g.result is not None and g.white]
+    if not played:
+        return None
+    last = played[-1]
+    white, black, result = last.white or "", last.black or "", last.result
+    assert result is not None
+    if isinstance(decider, Armageddon) and result is Result.DRAW:
+        side = decider.draw_odds
+        w, lo = (black, white) if side == "black" else (white, black)
+        cite = f" ({decider.draw_rule})" if decider.draw_rule else ""
+        return MatchDecision(
+            winner=w,
+            loser=lo,
             method=DecisionMethod.ARMAGEDDON_DRAW,
             score=(pa, pb),
             armageddon=result,
-            text=f"{level}; the Armageddon game was drawn (1/2-1/2), so Black, {black}, "
-            f"advances on draw odds (GCT 2015 reg. 10 b).",
+            text=f"{level}; the {decider.name} game was drawn (1/2-1/2), so "
+            f"{side.capitalize()}, {w}, advances on draw odds{cite}.",
         )
-    if result.white_points == result.black_points:  # a double forfeit: refused upstream
+    if result.white_points == result.black_points:  # a draw in sudden death: play on
         return None
     w, lo, colour = (
         (white, black, "White")
@@ -825,14 +1137,34 @@ def _decide(a: str, b: str, games: list[Game]) -> MatchDecision | None:
         else (black, white, "Black")
     )
     how = "by forfeit" if not result.played else f"({result})"
+    if isinstance(decider, SuddenDeath):
+        return MatchDecision(
+            winner=w,
+            loser=lo,
+            method=DecisionMethod.SUDDEN_DEATH_WIN,
+            score=(pa, pb),
+            armageddon=result,
+            text=f"{level}; {w} won {decider.name.lower()} game {last.number} with {colour} "
+            f"{how}.",
+        )
+    name = decider.name if decider is not None else "Armageddon"
     return MatchDecision(
         winner=w,
         loser=lo,
         method=DecisionMethod.ARMAGEDDON_WIN,
         score=(pa, pb),
         armageddon=result,
-        text=f"{level}; {w} won the Armageddon game with {colour} {how}.",
+        text=f"{level}; {w} won the {name} game with {colour} {how}.",
     )
+
+
+def _over(rules: MatchFormat, regular: list[Game]) -> str:
+    """The games a decision counts, in words: 'the two regular games', '4 games
+    (Rapid 25+10, Rapid 10+10)'."""
+    if len(rules.stages) == 1:
+        return f"the {_count(len(regular))} regular games"
+    names = [s.name for f, s in rules.stage_starts() if f <= len(regular)]
+    return f"{_count(len(regular))} games ({', '.join(names)})"
 
 
 def _bye(player: str) -> MatchDecision:

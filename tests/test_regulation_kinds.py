@@ -78,8 +78,17 @@ def test_every_named_regulation_declares_the_kind_it_ranks() -> None:
         "ebu-143.7": TEAM_BRIDGE,
         "ebu-143.7-pachabo": TEAM_BRIDGE,
         "ebu-143.7-swiss": TEAM_BRIDGE,
+        "ebu-143.7-wins-and-draws": TEAM_BRIDGE,
         "ebu-143.2-triangle": TEAM_BRIDGE,
+        "ebu-143.2-triangle-ordered": TEAM_BRIDGE,
+        "ebu-143.2-triangle-2": TEAM_BRIDGE,
+        "ebu-143.2-triangle-2-ordered": TEAM_BRIDGE,
+        "fide-world-cup-2015": INDIVIDUAL_CHESS,
     }
+
+
+def test_every_named_regulation_calls_itself_by_the_name_it_is_registered_under() -> None:
+    assert all(get_regulation(name).name == name for name in regulation_names())
 
 
 # --------------------------------------------------------------------------- the readers

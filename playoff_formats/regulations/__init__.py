@@ -10,7 +10,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from playoff_formats.errors import RegulationError
-from playoff_formats.regulations.base import CriteriaRegulation, Regulation
+from playoff_formats.regulations.base import (
+    CriteriaRegulation,
+    PlaysOff,
+    Regulation,
+    playoff_format,
+)
 from playoff_formats.regulations.kinds import EventKind, kind_mismatch
 
 if TYPE_CHECKING:
@@ -54,14 +59,60 @@ def _ebu_143_2_triangle() -> Regulation:
     return ebu_143_2_triangle()
 
 
+def _triangle(qualifiers: int, ordered: bool) -> Callable[[], Regulation]:
+    def make() -> Regulation:
+        from playoff_formats.regulations.ebu_143_2 import triangle
+
+        return triangle(qualifiers, ordered)
+
+    return make
+
+
+def _ebu_143_7_wins_and_draws() -> Regulation:
+    from playoff_formats.regulations.ebu_143_7 import ebu_143_7_wins_and_draws
+
+    return ebu_143_7_wins_and_draws()
+
+
+def _fide_world_cup_2015() -> Regulation:
+    from playoff_formats.regulations.fide_world_cup_2015 import fide_world_cup_2015
+
+    return fide_world_cup_2015()
+
+
 _NAMED: dict[str, Callable[[], Regulation]] = {
     "gct2015": _gct2015,
     "county1980": _county1980,
     "ebu-143.7": _ebu_143_7,
     "ebu-143.7-pachabo": _ebu_143_7_pachabo,
     "ebu-143.7-swiss": _ebu_143_7_swiss,
+    "ebu-143.7-wins-and-draws": _ebu_143_7_wins_and_draws,
     "ebu-143.2-triangle": _ebu_143_2_triangle,
+    # 143.2.2: how many of the three qualify, and whether next round opponents
+    # depend on the order within the triangle.
+    "ebu-143.2-triangle-ordered": _triangle(1, True),
+    "ebu-143.2-triangle-2": _triangle(2, False),
+    "ebu-143.2-triangle-2-ordered": _triangle(2, True),
+    "fide-world-cup-2015": _fide_world_cup_2015,
 }
+
+
+_PRIZE_RULES: dict[str, str] = {
+    "gct2015": "GCT 2015 reg. 1",
+}
+"""The named regulations whose texts say how prize money is divided, and where."""
+
+
+def prize_rule(regulation: Regulation) -> str | None:
+    """Where ``regulation`` says how prize money is divided; ``None`` if it does not.
+
+    Only a named regulation can say so: one read from a file lists tie-break
+    codes and nothing of prizes, whatever it calls itself.
+    """
+    rule = _PRIZE_RULES.get(regulation.name)
+    if rule is None or type(regulation) is not type(get_regulation(regulation.name)):
+        return None
+    return rule
 
 
 def regulation_names() -> list[str]:
@@ -101,10 +152,13 @@ def kind_refusal(name: str, ranks: EventKind, event: Event | IndividualResults) 
 __all__ = [
     "CriteriaRegulation",
     "EventKind",
+    "PlaysOff",
     "Regulation",
     "get_regulation",
     "kind_mismatch",
     "kind_refusal",
+    "playoff_format",
+    "prize_rule",
     "regulation_names",
     "regulation_ranks",
     "regulations_for",

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from playoff_formats.regulations.kinds import INDIVIDUAL_CHESS, EventKind
 from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import LabelledCriterion, Step, resolve_tie
 from playoff_formats.tiebreaks.index import EventIndex, IndividualResults
 from playoff_formats.tiebreaks.words import join, places, points, short_name
+
+if TYPE_CHECKING:
+    from playoff_formats.formats import PlayoffFormat
 
 
 class Regulation(Protocol):
@@ -25,6 +28,21 @@ class Regulation(Protocol):
         ...
 
     def standings(self, event: Any) -> Standings: ...
+
+
+@runtime_checkable
+class PlaysOff(Protocol):
+    """A regulation that prescribes a play-off format for the ties it does not split."""
+
+    def playoff(self, standings: Standings) -> PlayoffFormat | None: ...
+
+
+def playoff_format(regulation: Regulation, standings: Standings) -> PlayoffFormat | None:
+    """The play-off format ``regulation`` prescribes for ``standings``; ``None`` when it
+    prescribes none or nobody is to play off."""
+    if isinstance(regulation, PlaysOff):
+        return regulation.playoff(standings)
+    return None
 
 
 @dataclass(frozen=True)
@@ -42,11 +60,35 @@ class CriteriaRegulation:
     playoff_for_first: bool = False
     playoff_rule: str = "a play-off"
     unresolved: str = "they stay tied and share the place"
+    playoff_format: PlayoffFormat | str | None = None
+    """The play-off format for the tie: a built-in format's name (read only when a
+    play-off is asked for), or an organiser's own."""
     ranks: ClassVar[EventKind] = INDIVIDUAL_CHESS
+
+    def playoff(self, standings: Standings) -> PlayoffFormat | None:
+        """The play-off format that decides the tie in ``standings``, or ``None``."""
+        if not standings.playoff or self.playoff_format is None:
+            return None
+        if isinstance(self.playoff_format, str):
+            from playoff_formats.errors import RegulationError
+            from playoff_formats.formats import built_in
+
+            found = built_in(self.playoff_format)
+            if found is None:
+                raise RegulationError(
+                    f"{self.name} names the play-off format {self.playoff_format!r}, "
+                    "which is not built in"
+                )
+            return found
+        return self.playoff_format
 
     def standings(self, event: IndividualResults) -> Standings:
         """The standings of ``event``: a model event or the plain event of a TRF."""
-        index = EventIndex.of(event)
+        return self.ranked(EventIndex.of(event))
+
+    def ranked(self, index: EventIndex) -> Standings:
+        """The standings of the event ``index`` describes: players, or teams scored
+        by match or game points (see :mod:`playoff_formats.tiebreaks.team`)."""
         by_score = sorted(index.order, key=lambda p: -index.scores[p])
         explanation: list[str] = []
         steps: list[Step] = []

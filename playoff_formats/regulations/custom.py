@@ -10,10 +10,16 @@ A custom regulation is a small TOML or JSON document, chosen by the file name::
 Keys: ``name`` and ``criteria`` are required; ``title`` (default: the name),
 ``playoff_for_first`` (default false), ``pairing`` (``"swiss"``, the default,
 or ``"round-robin"``: how unplayed rounds count, see
-:mod:`playoff_formats.tiebreaks.fide`), ``playoff_rule`` and ``unresolved``
-(the sentences of :class:`CriteriaRegulation`) are optional. Codes are those of
-:data:`playoff_formats.tiebreaks.fide.CODES`, in any case; the trace labels
-each step with the code. Anything else is refused with an :class:`InputError`
+:mod:`playoff_formats.tiebreaks.fide`), ``fide_edition`` (``2024`` or
+``2026``: the edition of C.07 to apply; by default the one in force on the
+event's start date, see :mod:`playoff_formats.tiebreaks.editions`),
+``unrated_rating`` (the rating an unrated participant counts with in the
+rating-based criteria; without it they are dropped when anyone is unrated),
+``playoff_rule`` and ``unresolved`` (the sentences of
+:class:`CriteriaRegulation`) are optional. Codes are those of
+:mod:`playoff_formats.tiebreaks.catalogue`, in any case and with their
+modifiers (``BH/C1``, ``BH-C1``, ``BH/M1``, ``KS/L60``); the trace labels each
+step with the code. Anything else is refused with an :class:`InputError`
 saying where.
 """
 
@@ -22,22 +28,79 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from playoff_formats.errors import InputError
+from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.regulations.base import CriteriaRegulation
-from playoff_formats.tiebreaks.core import LabelledCriterion
-from playoff_formats.tiebreaks.fide import (
-    CODES,
-    NOT_FOR_ROUND_ROBINS,
-    PAIRINGS,
+from playoff_formats.regulations.kinds import TEAM_CHESS, EventKind
+from playoff_formats.standings import Standings
+from playoff_formats.tiebreaks.catalogue import (
+    BUCHHOLZ_FAMILY,
     REPEATABLE,
-    Pairing,
-    fide_criteria,
+    Code,
+    Settings,
+    criterion_of,
+    parse_code,
+    team_criterion_of,
 )
+from playoff_formats.tiebreaks.core import LabelledCriterion
+from playoff_formats.tiebreaks.editions import EDITIONS, Edition, edition_sentence
+from playoff_formats.tiebreaks.fide import PAIRINGS, Pairing
+
+if TYPE_CHECKING:
+    from playoff_formats.formats import PlayoffFormat
+    from playoff_formats.model import TeamEvent
+    from playoff_formats.tiebreaks.index import IndividualResults
+    from playoff_formats.tiebreaks.team import Points
 
 _REQUIRED = ("name", "criteria")
-_OPTIONAL = ("title", "playoff_for_first", "pairing", "playoff_rule", "unresolved")
+_OPTIONAL = (
+    "title",
+    "playoff_for_first",
+    "pairing",
+    "fide_edition",
+    "unrated_rating",
+    "score",
+    "playoff_rule",
+    "unresolved",
+    "playoff",
+)
+_MOST_RATING = 4000
+
+
+@dataclass(frozen=True)
+class FideRegulation(CriteriaRegulation):
+    """A list of FIDE C.07 codes: its standings say which edition of C.07 was applied.
+
+    ``fide_edition`` is the edition the regulation names, ``None`` to follow
+    the event's start date.
+    """
+
+    fide_edition: Edition | None = None
+
+    def standings(self, event: IndividualResults) -> Standings:
+        found = super().standings(event)
+        said = edition_sentence(self.fide_edition, event.start_date)
+        return replace(found, explanation=(said, *found.explanation))
+
+
+@dataclass(frozen=True)
+class FideTeamRegulation(CriteriaRegulation):
+    """A list of FIDE C.07 codes for a chess team event ranked by ``score``:
+    match points or game points (C.07 Art. 12)."""
+
+    score: Points = "MP"
+    ranks: ClassVar[EventKind] = TEAM_CHESS
+
+    def standings(self, event: TeamEvent) -> Standings:  # type: ignore[override]
+        if event.is_bridge:
+            raise PlayoffError(f"{self.name} ranks chess teams; this event has bridge scores")
+        from playoff_formats.tiebreaks.team import NAMES, team_indexes
+
+        found = self.ranked(team_indexes(event)[self.score])
+        said = f"Teams are ranked by {NAMES[self.score]}, then by the criteria in order."
+        return replace(found, explanation=(said, *found.explanation))
 _TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 
@@ -116,22 +179,143 @@ def _regulation(document: dict[str, Any], filename: str) -> CriteriaRegulation:
             source=filename,
             path="playoff_for_first",
         )
+    if "score" in document:
+        return _team_regulation(document, name, title, playoff_for_first, filename)
     pairing = _pairing(document.get("pairing", "swiss"), filename)
+    edition = _edition(document.get("fide_edition"), filename)
+    unrated = _rating(document.get("unrated_rating"), filename)
     extra: dict[str, str] = {
         key: _text(document, key, filename)
         for key in ("playoff_rule", "unresolved")
         if key in document
     }
-    return CriteriaRegulation(
+    settings = Settings(pairing=pairing, edition=edition, unrated_rating=unrated)
+    return FideRegulation(
         name=name,
         title=title,
-        criteria=_criteria(document["criteria"], pairing, filename),
+        criteria=_criteria(document["criteria"], settings, filename),
         playoff_for_first=playoff_for_first,
+        fide_edition=edition,
+        playoff_format=_playoff(document.get("playoff"), playoff_for_first, filename),
         **extra,
     )
 
 
-def _criteria(entries: object, pairing: Pairing, filename: str) -> tuple[LabelledCriterion, ...]:
+def _playoff(value: object, playoff_for_first: bool, filename: str) -> PlayoffFormat | str | None:
+    """``playoff``: a built-in play-off format's name, or a table that is the format."""
+    if value is None:
+        return None
+    if not playoff_for_first:
+        raise InputError(
+            "a play-off format needs playoff_for_first = true", source=filename, path="playoff"
+        )
+    from playoff_formats.formats import BUILT_IN
+    from playoff_formats.formats.custom import format_from_document
+
+    if isinstance(value, str):
+        if value not in BUILT_IN:
+            raise InputError(
+                f"no built-in play-off format {value!r}; built in: {', '.join(BUILT_IN)} (or "
+                "give the format as a table)",
+                source=filename,
+                path="playoff",
+            )
+        return value
+    return format_from_document(value, filename, at="playoff")
+
+
+def _team_regulation(
+    document: dict[str, Any], name: str, title: str, playoff_for_first: bool, filename: str
+) -> FideTeamRegulation:
+    for key in ("pairing", "fide_edition", "unrated_rating"):
+        if key in document:
+            raise InputError(
+                f"{key!r} is for individual events; this regulation ranks teams (it names "
+                "a score)",
+                source=filename,
+                path=key,
+            )
+    value = document["score"]
+    from playoff_formats.tiebreaks.team import POINTS
+
+    score: Points | None = next((p for p in POINTS if value == p), None)
+    if score is None:
+        raise InputError(
+            f"must be \"MP\" (match points) or \"GP\" (game points), not {_kind(value)}",
+            source=filename,
+            path="score",
+        )
+    entries = document["criteria"]
+    if not isinstance(entries, list) or not entries:
+        raise InputError(
+            "must be a non-empty list of tie-break codes", source=filename, path="criteria"
+        )
+    labelled: list[LabelledCriterion] = []
+    seen: dict[Code, int] = {}
+    for position, entry in enumerate(entries):
+        path = f"criteria[{position}]"
+        if not isinstance(entry, str):
+            raise InputError(
+                f"must be a tie-break code, not {_kind(entry)}", source=filename, path=path
+            )
+        try:
+            code = parse_code(entry, teams=True)
+        except ValueError as error:
+            raise InputError(str(error), source=filename, path=path) from None
+        same = replace(code, written="")
+        if same in seen and code.name not in REPEATABLE:
+            raise InputError(
+                f"{code.written} is already listed at criteria[{seen[same]}] "
+                "(FIDE C.07 Art. 4.3)",
+                source=filename,
+                path=path,
+            )
+        seen.setdefault(same, position)
+        labelled.append(LabelledCriterion(code.written, team_criterion_of(code, score)))
+    extra: dict[str, str] = {
+        key: _text(document, key, filename)
+        for key in ("playoff_rule", "unresolved")
+        if key in document
+    }
+    return FideTeamRegulation(
+        name=name,
+        title=title,
+        criteria=tuple(labelled),
+        playoff_for_first=playoff_for_first,
+        score=score,
+        **extra,
+    )
+
+
+def _edition(value: object, filename: str) -> Edition | None:
+    if value is None:
+        return None
+    for edition in EDITIONS:
+        if value == edition and not isinstance(value, bool):
+            return edition
+    choices = " or ".join(str(e) for e in EDITIONS)
+    raise InputError(
+        f"must be {choices} (the edition of FIDE C.07), not {_kind(value)}",
+        source=filename,
+        path="fide_edition",
+    )
+
+
+def _rating(value: object, filename: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MOST_RATING:
+        raise InputError(
+            f"must be a rating from 0 to {_MOST_RATING}, not {_kind(value)}",
+            source=filename,
+            path="unrated_rating",
+        )
+    return value
+
+
+def _criteria(
+    entries: object, settings: Settings, filename: str
+) -> tuple[LabelledCriterion, ...]:
     if not isinstance(entries, list):
         raise InputError(
             f"must be a list of tie-break codes, not {_kind(entries)}",
@@ -140,8 +324,7 @@ def _criteria(entries: object, pairing: Pairing, filename: str) -> tuple[Labelle
         )
     if not entries:
         raise InputError("names no tie-break", source=filename, path="criteria")
-    factories = fide_criteria(pairing)
-    seen: dict[str, int] = {}
+    seen: dict[Code, int] = {}
     labelled: list[LabelledCriterion] = []
     for position, entry in enumerate(entries):
         path = f"criteria[{position}]"
@@ -149,29 +332,33 @@ def _criteria(entries: object, pairing: Pairing, filename: str) -> tuple[Labelle
             raise InputError(
                 f"must be a tie-break code, not {_kind(entry)}", source=filename, path=path
             )
-        code = entry.strip().upper()
-        if code not in factories:
+        try:
+            code = parse_code(entry)
+        except ValueError as error:
+            raise InputError(str(error), source=filename, path=path) from None
+        same = replace(code, written="")
+        if same in seen and code.name not in REPEATABLE:
             raise InputError(
-                f"unknown tie-break code {entry!r}; known codes: {', '.join(CODES)}",
-                source=filename,
-                path=path,
-            )
-        if code in seen and code not in REPEATABLE:
-            raise InputError(
-                f"{code} is already listed at criteria[{seen[code]}]; only "
+                f"{code.written} is already listed at criteria[{seen[same]}]; only "
                 f"{', '.join(sorted(REPEATABLE))} may be listed more than once "
                 "(FIDE C.07 Art. 4.3)",
                 source=filename,
                 path=path,
             )
-        if pairing == "round-robin" and code in NOT_FOR_ROUND_ROBINS:
+        # The 2026 note forbids it; an event ranked by the 2024 edition must name it.
+        if (
+            settings.pairing == "round-robin"
+            and code.name in BUCHHOLZ_FAMILY
+            and settings.edition != 2024
+        ):
             raise InputError(
-                f"{code} must not be used in a round robin (FIDE C.07 Art. 8, note)",
+                f"{code.written} must not be used in a round robin (FIDE C.07 Art. 8, note, "
+                "2026 edition; name fide_edition = 2024 to apply the 2024 edition)",
                 source=filename,
                 path=path,
             )
-        seen.setdefault(code, position)
-        labelled.append(LabelledCriterion(code, factories[code]()))
+        seen.setdefault(same, position)
+        labelled.append(LabelledCriterion(code.written, criterion_of(code, settings)))
     return tuple(labelled)
 
 

@@ -40,6 +40,7 @@ def gct2015() -> CriteriaRegulation:
         playoff_rule="a play-off (reg. 2)",
         unresolved="reg. 4 (e): they stay tied and share the Grand Chess Tour points of "
         "the places they cover",
+        playoff_format="gct2015",
     )
 
 

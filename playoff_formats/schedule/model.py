@@ -52,6 +52,12 @@ class Constraints(Frozen):
     break_after_main_event: timedelta = Field(default=timedelta(minutes=30))
     min_interval: timedelta = Field(default=timedelta(minutes=5))
     preferred_interval: timedelta = Field(default=timedelta(minutes=10))
+    stage_interval: timedelta | None = Field(
+        default=None, description="The least interval before a new stage of a match"
+    )
+    stage_preferred_interval: timedelta | None = Field(
+        default=None, description="The interval kept where possible before a new stage"
+    )
     not_before: AwareDatetime | None = None
     deadline: AwareDatetime | None = None
     moves_estimate: int = Field(default=60, ge=1)
@@ -133,6 +139,7 @@ class StanzaToPlace(Frozen):
 class UnitKind(StrEnum):
     REGULAR = "regular"
     ARMAGEDDON = "armageddon"
+    SUDDEN_DEATH = "sudden-death"
     STANZA = "stanza"
 
 

@@ -104,22 +104,27 @@ class Overrides(Frozen):
     ) -> TimeControl:
         """The time control of game ``number`` of ``match``.
 
-        It starts as the match's time control, or its decider for the
-        Armageddon, and each change, in order, replaces it when the change
-        names the match (or no match), is for the deciders exactly when the
-        game is the Armageddon, and was not made after the game began
-        (``started_at`` before ``made_at``: a game keeps the time control it
-        started with). ``started_at`` is ``None`` for a game not yet begun, and
-        a change without ``made_at`` applies whenever the game began.
+        It starts as the match's time control, or its decider for a decider
+        game, and each change, in order, replaces it when the change names the
+        match (or no match), is for the deciders exactly when the game is a
+        decider game, and was not made after the game began (``started_at``
+        before ``made_at``: a game keeps the time control it started with).
+        ``started_at`` is ``None`` for a game not yet begun, and a change
+        without ``made_at`` applies whenever the game began.
+
+        A game of a later stage of the match is played at its stage's time
+        control, or at the first stage's as changed when that is shorter: a
+        shortening never leaves a later stage slower than the first.
 
         Raises ``ValueError`` when the match has no such time control (a bye, or
-        an Armageddon in a match without a decider).
+        a decider game in a match without a decider game).
         """
-        decider = kind is GameKind.ARMAGEDDON
+        decider = kind.decider
         tc = match.decider if decider else match.time_control
         if tc is None:
             what = "decider" if decider else "time control"
             raise ValueError(f"match {match.id} has no {what} for game {number}")
+        changed = False
         for change in self.time_controls:
             if change.matches and match.id not in change.matches:
                 continue
@@ -131,5 +136,13 @@ class Overrides(Frozen):
                 and started_at < change.made_at
             ):
                 continue
-            tc = change.time_control
-        return tc
+            tc, changed = change.time_control, True
+        if decider or match.format is None:
+            return tc
+        place = match.format.place(number)
+        if place is None or place.stage <= 0:
+            return tc
+        own = match.format.stages[place.stage].time_control
+        if changed and tc.estimated_duration_ms() < own.estimated_duration_ms():
+            return tc
+        return own

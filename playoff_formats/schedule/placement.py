@@ -363,12 +363,16 @@ def _run(
             hard: list[tuple[datetime, str]] = [(ctx.earliest, ctx.earliest_text)]
             if u.after:
                 hard.append((max(ends[d] for d in u.after), u.after_note))
+            least = max(c.min_interval, u.rest or timedelta(0))
+            least_note = (
+                "the break before a new stage" if least > c.min_interval
+                else f"the minimum{cite(c.rule)}"
+            )
             for _, (prev_end, prev_text) in prevs:
                 hard.append(
                     (
-                        prev_end + c.min_interval,
-                        f"the {adjective(c.min_interval)} interval after {prev_text}: "
-                        f"the minimum{cite(c.rule)}",
+                        prev_end + least,
+                        f"the {adjective(least)} interval after {prev_text}: {least_note}",
                     )
                 )
             for pp in ctx.postponements:
@@ -417,6 +421,8 @@ def _run(
                 if prevs:
                     interval = intervals.get(u.id, c.preferred_interval)
                     note = notes.get(u.id, f"the preferred interval{cite(c.rule)}")
+                    if u.preferred_rest is not None and u.preferred_rest > interval:
+                        interval, note = u.preferred_rest, "the break before a new stage"
                     for _, (prev_end, prev_text) in prevs:
                         soft.append(
                             (
@@ -439,8 +445,9 @@ def _run(
                     f"{u.describe} has a result but no recorded times: its times are estimated"
                 )
         if u.tentative and actual is None:
+            when_played = u.tentative_note or "played only if the match is level after two games"
             reason = (
-                "tentative: played only if the match is level after two games (later games "
+                f"tentative: {when_played} (later games "
                 f"are planned as if it is played); {reason}"
             )
         placed.append(_Placed(u, start, end, status, fixed, interval, reason))

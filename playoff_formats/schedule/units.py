@@ -3,15 +3,16 @@ with its entrants, its estimated length and what it must wait for."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Self
 
 from pydantic import Field, model_validator
 
 from playoff_formats.builders.stanzas import StanzaPlan
+from playoff_formats.formats.model import Armageddon, MatchFormat, SuddenDeath
 from playoff_formats.model import Frozen
-from playoff_formats.playoff import ARMAGEDDON_NUMBER, REGULAR_GAMES, GameKind, Playoff, Slot
+from playoff_formats.playoff import GameKind, Match, Playoff, Slot
 from playoff_formats.schedule.model import (
     Actuals,
     Constraints,
@@ -74,9 +75,19 @@ class Unit(Frozen):
     time_control: TimeControl | None = None
     boards: int | None = None
     tentative: bool = False
+    tentative_note: str = Field(
+        default="", description="When a tentative unit is played: 'if the match is level...'"
+    )
     has_result: bool = False
     after: tuple[UnitId, ...] = ()
     after_note: str = ""
+    stage_name: str = Field(default="", description="The stage of the match it belongs to")
+    rest: timedelta | None = Field(
+        default=None, description="The least interval before it when it opens a new stage"
+    )
+    preferred_rest: timedelta | None = Field(
+        default=None, description="The interval kept where possible before a new stage"
+    )
 
     @property
     def id(self) -> UnitId:
@@ -93,10 +104,12 @@ def playoff_units(
 ) -> tuple[Unit, ...]:
     """The units of a play-off, in play order, with their estimated durations.
 
-    A match with unknown participants gets games 1 and 2 and a tentative decider
-    with "winner of match N" entrants; a match with known participants gets its
-    games, and a tentative decider while it is not decided (unless the decider
-    already exists or has actual times). Byes have no units.
+    A match with unknown participants gets its first stage's games, and the
+    games of its later stages and its first decider game as tentative, with
+    "winner of match N" entrants; a match with known participants gets its
+    games, and tentative ones for the stages and the decider still to come while
+    it is not decided (a decider game that already exists or has actual times is
+    not tentative). Byes have no units.
     """
     actuals = actuals or Actuals()
     playable = {m.id for m in playoff.matches if not m.bye}
@@ -124,24 +137,18 @@ def playoff_units(
         r = round_index[key]
         entrants = (_slot_entrant(match.slots[0]), _slot_entrant(match.slots[1]))
         earlier = tuple(uid for rr in sorted(last_of_round) if rr < r for uid in last_of_round[rr])
-        games: list[tuple[int, GameKind, bool, bool]] = []
-        if None not in match.players:
-            for g in playoff.games_of(match.id):
-                games.append((g.number, g.kind, False, g.result is not None))
-        else:
-            games = [(n, GameKind.REGULAR, False, False) for n in range(1, REGULAR_GAMES + 1)]
-        numbers = {n for n, _, _, _ in games}
-        if (
-            match.decision is None
-            and match.decider is not None
-            and ARMAGEDDON_NUMBER not in numbers
-        ):
-            tentative = (match.id, ARMAGEDDON_NUMBER) not in started
-            games.append((ARMAGEDDON_NUMBER, GameKind.ARMAGEDDON, tentative, False))
+        games = _match_games(playoff, match, started)
         previous: UnitId | None = None
         for number, kind, tentative, has_result in sorted(games):
             tc = overrides.time_control_for(match, number, kind, started.get((match.id, number)))
             ms = tc.estimated_duration_ms(constraints.moves_estimate)
+            rules = match.rules
+            place = rules.place(number)
+            opens_stage = place is not None and place.first and number > 1
+            stage = rules.stage_of(number)
+            stage_name = stage.name if stage is not None else (
+                rules.decider.name if rules.decider is not None else ""
+            )
             duration = timedelta(milliseconds=ms)
             if previous is None:
                 after, note = (
@@ -159,7 +166,7 @@ def playoff_units(
                 Unit(
                     match=match.id,
                     number=number,
-                    kind=UnitKind.ARMAGEDDON if kind is GameKind.ARMAGEDDON else UnitKind.REGULAR,
+                    kind=UnitKind(kind.value),
                     round=r,
                     round_name=names.get(key, ""),
                     entrants=entrants,
@@ -167,9 +174,15 @@ def playoff_units(
                     duration_note=(f"{tc}, {constraints.moves_estimate} moves: {span(duration)}"),
                     time_control=tc,
                     tentative=tentative,
+                    tentative_note=_tentative_note(rules, number) if tentative else "",
                     has_result=has_result,
                     after=after,
                     after_note=note,
+                    stage_name=stage_name,
+                    rest=constraints.stage_interval if opens_stage else None,
+                    preferred_rest=(
+                        constraints.stage_preferred_interval if opens_stage else None
+                    ),
                 )
             )
             previous = (match.id, number)
@@ -269,6 +282,41 @@ def stanzas_from_plan(
 def winner_key(match: int | None) -> str:
     """The key under which the winner of ``match`` rests between units."""
     return f"winner:{match}"
+
+
+def _match_games(
+    playoff: Playoff, match: Match, started: Mapping[UnitId, object]
+) -> list[tuple[int, GameKind, bool, bool]]:
+    """(number, kind, tentative, has a result) of every game the match has or may
+    still need: what exists, then the rest of its stages and its first decider game."""
+    rules = match.rules
+    games: list[tuple[int, GameKind, bool, bool]] = []
+    if None not in match.players:
+        for g in playoff.games_of(match.id):
+            games.append((g.number, g.kind, False, g.result is not None))
+    else:
+        first = rules.stages[0]
+        games = [(n, GameKind.REGULAR, False, False) for n in range(1, first.games + 1)]
+    if match.decision is not None:
+        return games
+    numbers = {n for n, _, _, _ in games}
+    for n in range(1, rules.regular_games + 1):
+        if n not in numbers:
+            games.append((n, GameKind.REGULAR, (match.id, n) not in started, False))
+    decider = rules.decider
+    number = rules.decider_number
+    if isinstance(decider, Armageddon | SuddenDeath) and not any(
+        k.decider for _, k, _, _ in games
+    ):
+        kind = GameKind.ARMAGEDDON if isinstance(decider, Armageddon) else GameKind.SUDDEN_DEATH
+        games.append((number, kind, (match.id, number) not in started, False))
+    return games
+
+
+def _tentative_note(rules: MatchFormat, number: int) -> str:
+    if len(rules.stages) == 1 and rules.stages[0].games == 2:
+        return ""
+    return f"played only if the match is level after game {number - 1}"
 
 
 def _slot_entrant(slot: Slot | None) -> Entrant:
