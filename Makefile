@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: demo test browser postgres bench clean
+.PHONY: demo test browser postgres redis bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,16 @@ postgres:
 		echo "PostgreSQL is missing: run 'sudo apt-get install -y postgresql' for the store tests"; \
 	fi
 
+# The tests of several workers start a throwaway redis-server from Debian's package;
+# they skip with their reason when it is missing.
+redis:
+	@if command -v redis-server >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; \
+	else \
+		echo "Redis is missing: run 'sudo apt-get install -y redis-server' for the tests of several workers"; \
+	fi
+
 # The demo's own log is started afresh each time; other logs are never deleted.
 demo: $(STAMP)
 	$(BIN)/playoff demo --fresh --db .demo/playoff.db --host $(HOST) --port $(PORT)
@@ -42,7 +52,7 @@ demo: $(STAMP)
 # The tests run on every core; tests marked with one xdist_group share a worker.
 # Bytecode is cached (whatever the environment says) so that the workers and the
 # commands the tests start do not each compile the whole code again.
-test: $(STAMP) browser postgres
+test: $(STAMP) browser postgres redis
 	$(BIN)/ruff check .
 	$(BIN)/mypy playoff_formats orchestrator clients
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n auto --dist loadgroup

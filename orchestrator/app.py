@@ -8,6 +8,7 @@ Request bodies are bounded (:class:`BodyLimit`, sizes in :class:`Settings`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -24,14 +25,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.api import admin, pages, ws
 from orchestrator.api.routes import complete_openapi, error_responses, problems, router
-from orchestrator.bus import Bus, InProcessBus
+from orchestrator.bus import Bus, InProcessBus, SharedBus
 from orchestrator.clocks import FlagTimers
 from orchestrator.errors import ServiceError
 from orchestrator.hub import Hub
+from orchestrator.leader import Leadership
 from orchestrator.scheduler import PlayoffScheduler
 from orchestrator.service import Service, new_id
 from orchestrator.settings import Settings
-from orchestrator.store import AsyncEventLog, AsyncEventStore, SqliteEventStore
+from orchestrator.store import (
+    AsyncEventLog,
+    AsyncEventStore,
+    ConcurrencyError,
+    SqliteEventStore,
+)
 from orchestrator.timesource import SystemTime, TimeSource
 from playoff_formats.errors import InputError, PlayoffError
 
@@ -43,22 +50,30 @@ def create_app(
     store: AsyncEventLog | None = None,
     bus: Bus | None = None,
     ids: Callable[[], str] = new_id,
+    leadership: Leadership | None = None,
 ) -> FastAPI:
     """The service as an ASGI app.
 
-    ``store``: the event log (default: the SQLite file ``settings.db_path``, opened
-    and closed with the app; a store passed in is left open). ``bus``: how
-    published changes reach the hub, the flag timers and the scheduler (default:
-    in this process).
+    ``store``: the event log (default: the PostgreSQL database ``settings.store_url``
+    if set, else the SQLite file ``settings.db_path``, opened and closed with the
+    app; a store passed in is left open). ``bus``: how published changes reach the
+    hub, the flag timers and the scheduler (default: through Redis at
+    ``settings.redis_url`` if set, else in this process). With a bus shared between
+    workers, only the worker that holds ``leadership`` runs the timers (default: a
+    lease in the PostgreSQL log); otherwise this process runs them.
     """
     clock = time or SystemTime()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        log = store if store is not None else AsyncEventStore(SqliteEventStore(settings.db_path))
-        service = Service(
-            log, clock, bus=bus or InProcessBus(), ids=ids, utc_offset=settings.hall_offset()
-        )
+        log = store if store is not None else _open_log(settings)
+        shared = bus if bus is not None else _bus_of(settings)
+        lease = leadership
+        if isinstance(shared, SharedBus):
+            lease = lease or _lease_of(log, settings)
+            await shared.open()
+            log = shared.announcing(log)
+        service = Service(log, clock, bus=shared, ids=ids, utc_offset=settings.hall_offset())
         service.tokens.attempts.limit = settings.failed_token_limit
         await service.load()
         scheduler = PlayoffScheduler(service, clock, settings)
@@ -68,8 +83,27 @@ def create_app(
         service.bus.subscribe(hub.on_published)
         service.bus.subscribe(flags.on_published)
         service.bus.subscribe(scheduler.on_published)
-        scheduler.start()
-        flags.sync_all()
+        leading: asyncio.Task[None] | None = None
+        if lease is None:  # this process alone: its timers run from the start
+            scheduler.start()
+            flags.sync_all()
+        else:
+            flags.active = scheduler.active = False
+            scheduler.start()
+
+            async def elected() -> None:
+                # What the others logged up to now, before any timer is armed from it.
+                await service.catch_up_all()
+                flags.activate()
+                scheduler.activate()
+
+            def deposed() -> None:
+                flags.deactivate()
+                scheduler.deactivate()
+
+            leading = asyncio.create_task(lease.run(elected, deposed), name="leader-lease")
+        if isinstance(shared, SharedBus):
+            shared.follow(service)
         # What start-up built lives as long as the service: keep it out of every
         # later collection, which would otherwise pause the fan-out for 100 ms.
         gc.collect()
@@ -80,6 +114,7 @@ def create_app(
         app.state.flags = flags
         app.state.hub = hub
         app.state.settings = settings
+        app.state.leadership = lease
         heartbeats = asyncio.create_task(hub.run_heartbeats())
         keeping = asyncio.create_task(_keep_snapshots(service, settings.snapshot_every_s))
         try:
@@ -87,6 +122,12 @@ def create_app(
         finally:
             heartbeats.cancel()
             keeping.cancel()
+            if leading is not None:  # the lease is let go at once: another takes over
+                leading.cancel()
+                with contextlib.suppress(BaseException):
+                    await leading
+            if isinstance(shared, SharedBus):
+                await shared.aclose()
             flags.cancel_all()
             await hub.close_all()
             scheduler.shutdown()
@@ -130,6 +171,15 @@ def create_app(
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse(status_code=exc.status, content={"detail": exc.reason})
+
+    @app.exception_handler(ConcurrencyError)
+    async def concurrent_write(request: Request, exc: ConcurrencyError) -> JSONResponse:
+        # Workers sharing a log: another logged to the same event at the same moment
+        # (a play-off's commands are decided again by the service; these are not).
+        return JSONResponse(status_code=409, content={
+            "detail": "another worker changed this event at the same moment: send the "
+                      "request again (with the same Idempotency-Key, if it had one)"
+        })
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> JSONResponse:
@@ -259,3 +309,31 @@ def _size(limit: int) -> str:
         if limit >= unit and limit % unit == 0:
             return f"{limit // unit} {name} ({limit:,} bytes)"
     return f"{limit:,} bytes"
+
+
+def _open_log(settings: Settings) -> AsyncEventLog:
+    if settings.store_url is not None:
+        # Imported only here: the driver costs a start on SQLite a tenth of a second.
+        from orchestrator.store.postgres import PostgresEventStore
+
+        return PostgresEventStore(settings.store_url)
+    return AsyncEventStore(SqliteEventStore(settings.db_path))
+
+
+def _bus_of(settings: Settings) -> Bus:
+    if settings.redis_url is None:
+        return InProcessBus()
+    from orchestrator.redis_bus import RedisBus
+
+    return RedisBus(settings.redis_url, reconcile_s=settings.reconcile_s)
+
+
+def _lease_of(log: AsyncEventLog, settings: Settings) -> Leadership:
+    lease = getattr(log, "lease", None)
+    if not callable(lease):
+        raise ValueError(
+            "workers that share a bus must share a PostgreSQL log (--store postgresql://...), "
+            "whose lease elects the one that runs the timers"
+        )
+    leadership: Leadership = lease(poll_s=settings.leader_poll_s)
+    return leadership

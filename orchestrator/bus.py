@@ -4,19 +4,26 @@ After a command's events are durable, the service publishes one
 :class:`Published` message: the play-off's new state and the events, each with
 its stamp and the derived data that travels on the wire. The websocket hub, the
 flag timers and the scheduler subscribe. :class:`InProcessBus` delivers in
-order, in this process; a bus between processes implements :class:`Bus`.
+order, in this process; a bus between workers that share one log is a
+:class:`SharedBus` (:class:`~orchestrator.redis_bus.RedisBus`): each worker's
+commits reach the others through it, and each worker publishes them to its own
+subscribers as it does its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from orchestrator.events import PlayoffEvent, Stamp
 from orchestrator.state import PlayoffState
+from orchestrator.store import AsyncEventLog
 
-__all__ = ["Bus", "InProcessBus", "Logged", "Published", "Subscriber"]
+if TYPE_CHECKING:
+    from orchestrator.service import Service
+
+__all__ = ["Bus", "InProcessBus", "Logged", "Published", "SharedBus", "Subscriber"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,26 @@ class Bus(Protocol):
     def subscribe(self, subscriber: Subscriber) -> None: ...
 
     async def publish(self, message: Published) -> None: ...
+
+
+@runtime_checkable
+class SharedBus(Bus, Protocol):
+    """A bus between workers sharing one log, which the app opens, follows and closes."""
+
+    def announcing(self, store: AsyncEventLog) -> AsyncEventLog:
+        """``store``, its commits announced to the other workers once durable."""
+        ...
+
+    async def open(self) -> None:
+        """Connect, before the service loads the log (nothing committed meanwhile is
+        then missed)."""
+        ...
+
+    def follow(self, service: Service) -> None:
+        """From now on, fold what the other workers log into ``service``."""
+        ...
+
+    async def aclose(self) -> None: ...
 
 
 class InProcessBus:

@@ -9,6 +9,12 @@ set for, then logs ``flag-fell`` at that instant and the result it implies.
 The timer is an ``asyncio`` timer, on the loop's monotonic clock, set a little
 before the instant (:data:`SPIN_S`); from there the loop turns until the instant.
 Its lateness (how long after the flag instant it fired) is kept for the benchmarks.
+
+Where several workers share one log, only the leader's timers are armed
+(:mod:`orchestrator.leader`): the others are inactive, and a worker elected arms
+every timer from the state as the log has it, a flag already past falling at once,
+logged at its own instant. A flag fired twice (a leader deposed while firing) is
+logged once: its command id names the clock and the instant.
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ class FlagTimers:
     service: Service
     time: TimeSource
     lateness_ms: list[int] = field(default_factory=list)
+    active: bool = True
+    """False: another worker runs the timers; this one arms none."""
     _timers: dict[tuple[str, GameKey], _Timer] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
 
@@ -59,8 +67,18 @@ class FlagTimers:
         for state in self.service.playoffs():
             self.sync(state)
 
+    def activate(self) -> None:
+        self.active = True
+        self.sync_all()
+
+    def deactivate(self) -> None:
+        self.active = False
+        self.cancel_all()
+
     def sync(self, state: PlayoffState) -> None:
         """One timer per running clock of ``state``, at its flag instant."""
+        if not self.active:
+            return
         wanted: dict[GameKey, int] = {}
         for key, clock in state.clocks.items():
             flag_at = clock.flag_at_ms()

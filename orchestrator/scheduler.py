@@ -12,6 +12,10 @@ again, so a restart loses none and fires none twice.
 Time is injected. A job's APScheduler run date is "now on this machine" plus
 the delay on the injected clock, so with the system clock they coincide, and
 with a manual clock tests fire what is due themselves with :meth:`fire_due`.
+
+Where several workers share one log, only the leader registers jobs (see
+:mod:`orchestrator.leader`); a job run by two workers in a change of leader is
+logged once, since its id is the command id.
 """
 
 from __future__ import annotations
@@ -89,6 +93,8 @@ class PlayoffScheduler:
         # From the moment APScheduler hands a job to its executor until the run ends:
         # registering it again meanwhile (its time moved with "now") would run it twice.
         self._firing: set[str] = set()
+        self.active = True
+        """False: another worker runs the jobs; this one registers none."""
         self.aps.add_listener(self._on_submitted, EVENT_JOB_SUBMITTED)
 
     def _on_submitted(self, event: JobSubmissionEvent) -> None:
@@ -102,6 +108,18 @@ class PlayoffScheduler:
     def sync_all(self) -> None:
         for state in self.service.playoffs():
             self.sync(state)
+
+    def activate(self) -> None:
+        self.active = True
+        self.sync_all()
+
+    def deactivate(self) -> None:
+        self.active = False
+        for jobs in self._pending.values():
+            for job in jobs:
+                if self.aps.get_job(job) is not None:
+                    self.aps.remove_job(job)
+        self._pending.clear()
 
     def shutdown(self) -> None:
         if self.aps.running:
@@ -125,6 +143,8 @@ class PlayoffScheduler:
         A play-off whose schedule cannot be planned keeps no jobs (and is logged),
         so that one play-off can never stop the service from starting.
         """
+        if not self.active:
+            return
         try:
             wanted = {t.job: t for t in self.wanted(state)}
         except (PlayoffError, ValueError):

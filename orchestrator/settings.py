@@ -16,6 +16,19 @@ service never imports the clients)."""
 @dataclass(frozen=True)
 class Settings:
     db_path: Path = Path("playoff.db")
+    """The SQLite event log, for one process (the default)."""
+    store_url: str | None = None
+    """A PostgreSQL event log (``postgresql://...``) in place of ``db_path``: one log
+    that several workers can share."""
+    redis_url: str | None = None
+    """Redis (``redis://...``) through which workers sharing the PostgreSQL log follow
+    each other's commits; one of them, elected, runs the timers. None: one process."""
+    leader_poll_s: float = 1.0
+    """How often a worker that is not the leader tries for the lead (so, about how long
+    the timers wait for a new leader after one dies)."""
+    reconcile_s: float = 5.0
+    """How often a worker reads the shared log's new events, for commits it was never
+    told of (their worker died between the commit and the announcement)."""
     host: str = "127.0.0.1"
     port: int = 8000
     call_players_minutes: int = 5
@@ -44,3 +57,49 @@ class Settings:
     @property
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+
+class DeploymentError(ValueError):
+    """A log or a bus given that the service cannot use, in words that say what to fix."""
+
+
+def check_deployment(store_url: str | None, redis_url: str | None, db: Path | None) -> None:
+    """Refuse, before anything starts, a combination that cannot work, a URL of the
+    wrong kind, or a server that does not answer. No message shows a URL: it may
+    hold a password."""
+    if store_url is not None and db is not None:
+        raise DeploymentError("--db and --store name two logs: give one of them")
+    if store_url is not None and not store_url.startswith(("postgresql://", "postgres://")):
+        raise DeploymentError(
+            "--store takes a PostgreSQL URL (postgresql://user@host:5432/database)"
+        )
+    if redis_url is not None and store_url is None:
+        raise DeploymentError(
+            "--redis is for several workers, which share one log: give it with "
+            "--store postgresql://... (a SQLite file serves one process)"
+        )
+    if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise DeploymentError("--redis takes a Redis URL (redis://host:6379/0)")
+    if store_url is not None:
+        import psycopg
+
+        try:
+            psycopg.connect(store_url, connect_timeout=5).close()
+        except psycopg.Error as exc:
+            reason = _first_line(exc)
+            raise DeploymentError(f"--store: PostgreSQL does not answer: {reason}") from None
+    if redis_url is not None:
+        import redis
+        from redis.exceptions import RedisError
+
+        try:
+            client = redis.Redis.from_url(redis_url, socket_connect_timeout=5)
+            client.ping()
+            client.close()
+        except (RedisError, ValueError) as exc:
+            raise DeploymentError(f"--redis: Redis does not answer: {_first_line(exc)}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

@@ -409,7 +409,7 @@ def decode_json_many(texts: Sequence[str]) -> list[JsonObject]:
         if (
             isinstance(values, list)
             and len(values) == len(texts)
-            and all(isinstance(v, dict) for v in values)
+            and set(map(type, values)) <= {dict}
         ):
             return values
     return [decode_json(text) for text in texts]  # one at a time, to name the bad one

@@ -41,7 +41,7 @@ import asyncio
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg import errors as pgerrors
@@ -66,6 +66,9 @@ from orchestrator.store.base import (
     json_object,
     utc_time,
 )
+
+if TYPE_CHECKING:
+    from orchestrator.leader import PostgresLease
 
 Connection = psycopg.AsyncConnection[TupleRow]
 
@@ -313,6 +316,12 @@ class PostgresEventStore:
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+
+    def lease(self, *, poll_s: float = 1.0) -> PostgresLease:
+        """The lease that elects one leader among the workers sharing this log."""
+        from orchestrator.leader import PostgresLease
+
+        return PostgresLease(self._url, poll_s=poll_s)
 
     async def __aenter__(self) -> PostgresEventStore:
         await self.open()

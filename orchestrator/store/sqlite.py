@@ -42,7 +42,6 @@ from orchestrator.store.base import (
     StoreError,
     check_request,
     decode_json_many,
-    decode_time,
     encode_json,
     json_object,
     utc_time,
@@ -493,8 +492,11 @@ def _read(
         (stream, after, -1 if limit is None else limit),
     ).fetchall()
     datas = decode_json_many([row[3] for row in rows])
+    # A restart reads every event: the tuples are made directly, without the
+    # named tuple's keyword-handling constructor, and times parsed by the C parser.
+    new, parse_time = tuple.__new__, datetime.fromisoformat
     return [
-        StoredEvent(s, seq, t, data, a, decode_time(r), c, f)
+        new(StoredEvent, (s, seq, t, data, a, parse_time(r), c, f))
         for (s, seq, t, _, a, r, c, f), data in zip(rows, datas, strict=True)
     ]
 
