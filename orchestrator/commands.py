@@ -44,8 +44,11 @@ from orchestrator.events import (
     ClockResumed,
     CoinTossed,
     DeadlineSet,
+    EventStreamEvent,
     FlagFell,
+    GameResultRecorded,
     GameStarted,
+    HallForesightSet,
     LotsDrawn,
     PlayoffEvent,
     Postponed,
@@ -57,12 +60,13 @@ from orchestrator.events import (
     TimeControlRestored,
     TimeControlShortened,
     TransitionFired,
+    apply_event,
     apply_playoff,
 )
-from orchestrator.state import PlayoffState
+from orchestrator.state import EventState, PlayoffState
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
-from playoff_formats.model import Colour, Result
+from playoff_formats.model import Colour, Ref, Result
 from playoff_formats.schedule import RestBreach, rest_breaches
 from playoff_formats.schedule.words import span
 from playoff_formats.timecontrol import TimeControl
@@ -76,12 +80,14 @@ __all__ = [
     "Context",
     "CorrectResult",
     "DrawLots",
+    "EventCommandBase",
     "FallFlag",
     "FireTransition",
     "MoveStart",
     "PauseClock",
     "Postpone",
     "PressClock",
+    "RecordGameResult",
     "RecordResult",
     "RestoreTimeControl",
     "ResumeClock",
@@ -89,9 +95,11 @@ __all__ = [
     "ScoreBoard",
     "SetDeadline",
     "ShortenTimeControl",
+    "ShowForesightInHall",
     "StartGame",
     "TossCoin",
     "apply_command",
+    "apply_event_command",
     "client_commands",
     "parse_command",
     "refusal",
@@ -166,11 +174,11 @@ class _GameCommand(CommandBase):
 class StartGame(_GameCommand):
     """Start a game: its clock starts with White to move.
 
-    A start before the rest the regulation owes the players (GCT 2015 reg. 5: 30
-    minutes after the last main-event game of any play-off player; not less than 5
-    minutes between a player's games) is refused, unless the chief arbiter gives
+    A start before the rest the format owes the players (its breaks: after the last
+    main-event game of any play-off player; the least interval between a player's
+    games) is refused, unless the chief arbiter gives
     ``override``, the reason to start it all the same, which is logged and shown.
-    A start inside the preferred 10 minutes is allowed, with a warning.
+    A start inside the preferred interval is allowed, with a warning.
     """
 
     type: Literal["start-clock"] = "start-clock"
@@ -210,9 +218,19 @@ class StartGame(_GameCommand):
         if game is None or (self.match, self.game) in state.started_at:
             return ()
         players = [p for p in (game.white, game.black) if p is not None]
+        limits = schedule.constraints(state)
+        place = state.playoff.match(self.match).rules.place(self.game)
+        if place is not None and place.first and self.game > 1:
+            # A new stage (or the decider) owes the players the format's break before it.
+            least = max(limits.min_interval, limits.stage_interval or limits.min_interval)
+            preferred = max(
+                limits.preferred_interval, limits.stage_preferred_interval or least, least
+            )
+            limits = limits.model_copy(
+                update={"min_interval": least, "preferred_interval": preferred}
+            )
         return rest_breaches(
-            players, ctx.now, schedule.constraints(state), schedule.previous_ends(state),
-            schedule.rest_rule(state),
+            players, ctx.now, limits, schedule.previous_ends(state), schedule.rest_rule(state),
         )
 
 
@@ -351,31 +369,55 @@ class FallFlag(_GameCommand):
 
 
 class DrawLots(CommandBase):
-    """Lots for White in game 1 (GCT 2015 regs. 6-9): drawn by the service with
-    commit and reveal, or drawn by hand and entered (``physical``, with ``white``)."""
+    """Lots for White in the first game of a stage whose colours are drawn (game 1,
+    or a later stage's new drawing): drawn by the service with commit and reveal, or
+    drawn by hand and entered (``physical``, with ``white``)."""
 
     type: Literal["lots"] = "lots"
     route = Route("POST", "/matches/{match}/lots", "Lots for White in game 1")
     match: int = Field(ge=1, le=1000)
+    game: int | None = Field(
+        default=None, ge=1, le=1000,
+        description="The game drawn for: the first game of a stage whose colours are drawn "
+        "(default: the latest such game the match has reached, game 1 at first)",
+    )
     method: Literal["service", "physical"] = "service"
     white: str | None = Field(
         default=None, max_length=64, description="Physical draw: who got White"
     )
     conducted_by: str | None = Field(default=None, max_length=100)
 
+    def drawn_game(self, state: PlayoffState) -> int:
+        """The game this drawing is for."""
+        if self.game is not None:
+            return self.game
+        match = state.chess.match(self.match)
+        if match.bye:
+            return 1
+        rules = match.rules
+        opens = {first for first, stage in rules.stage_starts() if stage.colours.drawn}
+        decider = rules.decider
+        if getattr(decider, "colours", None) == "lots":
+            opens.add(rules.decider_number)
+        reached = [g.number for g in state.chess.games_of(match.id) if g.number in opens]
+        return max(reached, default=1)
+
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         match = state.chess.match(self.match)
         a, b = match.players
         if a is None or b is None:
             raise PlayoffError(f"match {self.match}: both players must be known before the lots")
+        game = self.drawn_game(state)
         if self.method == "physical":
             if self.white is None or self.white not in match.players:
                 raise PlayoffError(f"say who drew White: one of {a}, {b}")
             black = b if self.white == a else a
             record = _physical("game-one-colours", {"white": self.white, "black": black},
                                self.conducted_by)
-            return [LotsDrawn(match=self.match, white=self.white, black=black, draw=record)]
-        purpose = f"play-off {state.id}, match {self.match}: White in game 1"
+            return [LotsDrawn(
+                match=self.match, white=self.white, black=black, draw=record, game=game
+            )]
+        purpose = f"play-off {state.id}, match {self.match}: White in game {game}"
         seed = ctx.new_seed()
         kind = lots.DrawKind.GAME_ONE_COLOURS
         announced = lots.announce(kind, purpose, (a, b), lots.commit(seed))
@@ -383,13 +425,15 @@ class DrawLots(CommandBase):
         assert isinstance(revealed.outcome, lots.Colours)
         return [LotsDrawn(
             match=self.match, white=revealed.outcome.white, black=revealed.outcome.black,
-            draw=revealed.model_dump(mode="json"),
+            draw=revealed.model_dump(mode="json"), game=game,
         )]
 
 
 class TossCoin(CommandBase):
-    """The Armageddon coin toss (GCT 2015 reg. 10 c): by the service (``caller``
-    calls ``call``), or tossed by hand and entered (``physical``, with ``winner``)."""
+    """The coin toss of a match's decider (its winner chooses the colours of the
+    decider game; where the decider is a drawing of lots, its winner advances): by the
+    service (``caller`` calls ``call``), or tossed by hand and entered (``physical``,
+    with ``winner``)."""
 
     type: Literal["coin-toss"] = "coin-toss"
     route = Route(
@@ -420,7 +464,9 @@ class TossCoin(CommandBase):
             raise PlayoffError(f"{self.caller} does not play in match {self.match}")
         opponent = next(p for p in match.players if p != self.caller)
         assert opponent is not None
-        purpose = f"play-off {state.id}, match {self.match}: Armageddon coin toss"
+        decider = match.rules.decider if not match.bye else None
+        name = decider.name if decider is not None else "decider"
+        purpose = f"play-off {state.id}, match {self.match}: {name} coin toss"
         seed = ctx.new_seed()
         announced = lots.announce(
             lots.DrawKind.COIN_TOSS, purpose, (self.caller, opponent), lots.commit(seed)
@@ -487,12 +533,12 @@ class Postpone(_GameCommand):
 
 
 class ShortenTimeControl(CommandBase):
-    """Arbiter override: shorten the time control (GCT 2015 reg. 5) of one match,
+    """Arbiter override: shorten the time control (as the format allows) of one match,
     or of every match not yet begun."""
 
     type: Literal["time-control"] = "time-control"
     route = Route(
-        "POST", "/time-control", "Arbiter override: shorten the time control (GCT 2015 reg. 5)"
+        "POST", "/time-control", "Arbiter override: shorten the time control"
     )
     time_control: str = Field(description='e.g. "G/15+5"', max_length=200)
     match: int | None = Field(default=None, ge=1, description="One match, or every match not begun")
@@ -517,7 +563,8 @@ class ShortenTimeControl(CommandBase):
         return value
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        _chief_only(ctx, "shorten the time limits (GCT 2015 reg. 5)")
+        rule = state.format.shortening_rule
+        _chief_only(ctx, "shorten the time limits" + (f" ({rule})" if rule else ""))
         return [TimeControlShortened(
             match=self.match, time_control=self.time_control, reason=self.reason
         )]
@@ -669,6 +716,69 @@ def client_commands() -> tuple[type[CommandBase], ...]:
     """The command classes of :data:`Command`, in the order of the union."""
     classes: tuple[type[CommandBase], ...] = get_args(get_args(Command)[0])
     return classes
+
+
+# --------------------------------------------------------------------------- the main event
+
+
+class EventCommandBase(BaseModel):
+    """A command on an uploaded main event (its stream, not a play-off's)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    type: str
+
+    def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:
+        raise NotImplementedError
+
+
+class RecordGameResult(EventCommandBase):
+    """The result of a pending game of the main event (one paired with ``"*"``).
+
+    ``ended_at`` is when the game ended (the break before a play-off runs from the
+    last game of its players); without it, the moment the result is recorded.
+    """
+
+    type: Literal["record-game-result"] = "record-game-result"
+    round: int = Field(ge=1, le=1000)
+    white: Ref
+    black: Ref
+    result: Result
+    ended_at: Moment | None = None
+
+    def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:
+        if self.ended_at is not None and self.ended_at > ctx.now:
+            raise PlayoffError(
+                f"ended_at {self.ended_at.isoformat()} is in the future: a game is recorded "
+                "once it has ended"
+            )
+        return [GameResultRecorded(
+            round=self.round, white=self.white, black=self.black, result=self.result,
+            ended_at=self.ended_at or ctx.now,
+        )]
+
+
+class ShowForesightInHall(EventCommandBase):
+    """The chief arbiter shows (or hides) the play-off watch line on the hall display."""
+
+    type: Literal["show-foresight-in-hall"] = "show-foresight-in-hall"
+    on: bool
+
+    def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:
+        _chief_only(ctx, "show the play-off watch in the hall")
+        return [HallForesightSet(on=self.on)]
+
+
+def apply_event_command(
+    state: EventState, command: EventCommandBase, ctx: Context, actor: str | None = None
+) -> tuple[list[EventStreamEvent], EventState]:
+    """``command``'s events and the event's state after them (nothing logged);
+    :class:`~playoff_formats.errors.PlayoffError` when it is refused."""
+    events = command.decide(state, ctx)
+    after = state
+    for seq, event in enumerate(events, start=state.seq + 1):
+        after = apply_event(after, event, Stamp(seq, ctx.now, actor))
+    return events, after
 
 
 def _chief_only(ctx: Context, what: str) -> None:

@@ -36,16 +36,19 @@ from playoff_formats.builders.stanzas import StanzaPlan
 from playoff_formats.clock import Clock, ClockStatus, FlagFellError
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.foresight import PendingGame
+from playoff_formats.formats import Armageddon, DecidingLot, SuddenDeath
 from playoff_formats.io.json_event import parse_event
-from playoff_formats.model import Colour, Result
+from playoff_formats.model import Colour, IndividualEvent, Result
+from playoff_formats.model import Game as MainEventGame
 from playoff_formats.playoff import (
-    ARMAGEDDON_NUMBER,
     Playoff,
     champion,
     choose_armageddon_colours,
     correct_result,
+    decide_by_lot,
     record_result,
-    set_game_one_colours,
+    set_stage_colours,
     start_match,
 )
 from playoff_formats.schedule import PinnedStart, TimeControlChange
@@ -66,8 +69,11 @@ __all__ = [
     "EventStreamEvent",
     "ExtraBoardsCreated",
     "FlagFell",
+    "GameResultRecorded",
     "GameStarted",
+    "HallForesightSet",
     "LotsDrawn",
+    "PendingGameData",
     "PlayoffCreated",
     "PlayoffEvent",
     "PlayoffLinked",
@@ -136,18 +142,115 @@ class TokenData(BaseModel):
         )
 
 
+class PendingGameData(BaseModel):
+    """A paired game of the main event with no result yet, as logged."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    round: int = Field(ge=1)
+    white: str
+    black: str
+
+    def game(self) -> PendingGame:
+        return PendingGame(self.round, self.white, self.black)
+
+
 class EventCreated(_Event):
-    """A main event was uploaded; its chief arbiter's token was issued."""
+    """A main event was uploaded; its chief arbiter's token was issued.
+
+    ``event_json`` holds the finished games; ``pending`` the games paired but not
+    yet finished (logs written before pending games were accepted have none)."""
 
     type: Literal["event-created"] = "event-created"
     id: str
     event_json: str = Field(description="The event in the JSON event format")
     chief: TokenData
+    pending: tuple[PendingGameData, ...] = ()
+
+    def log_data(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", exclude={"type"})
+        if not self.pending:
+            # An event uploaded finished is logged as before pending games existed.
+            del data["pending"]
+        return data
 
     def create(self, stamp: Stamp) -> EventState:
         # Logged once accepted: never refused again on reading (a rule may have changed).
         event = parse_event(self.event_json, "stored event", check_regulation=False)
-        return EventState(id=self.id, seq=stamp.seq, event=event, tokens=(self.chief.record(),))
+        return EventState(
+            id=self.id, seq=stamp.seq, event=event, tokens=(self.chief.record(),),
+            pending=tuple(p.game() for p in self.pending),
+        )
+
+
+class GameResultRecorded(_Event):
+    """The result of a pending game of the main event arrived.
+
+    The game joins the event's finished games; the standings, and any play-off,
+    are computed on them once no game is pending."""
+
+    type: Literal["game-result-recorded"] = "game-result-recorded"
+    round: int = Field(ge=1)
+    white: str
+    black: str
+    result: Result
+    ended_at: Instant
+
+    def apply(self, state: EventState, stamp: Stamp) -> EventState:
+        game = PendingGame(self.round, self.white, self.black)
+        if game not in state.pending:
+            raise PlayoffError(_not_pending(state, game))
+        if not isinstance(state.event, IndividualEvent):
+            raise PlayoffError("only the games of an individual event can be pending")
+        played = MainEventGame(
+            round=self.round, white=self.white, black=self.black, result=self.result,
+            ended_at=self.ended_at,
+        )
+        event = state.event.model_copy(update={"games": [*state.event.games, played]})
+        return replace(
+            state, seq=stamp.seq, event=event,
+            pending=tuple(p for p in state.pending if p != game),
+        )
+
+
+def _not_pending(state: EventState, game: PendingGame) -> str:
+    event = state.event
+    names = {p.id: p.name for p in event.players} if isinstance(event, IndividualEvent) else {}
+
+    def who(pid: str) -> str:
+        return f"{names[pid]} ({pid})" if pid in names else repr(pid)
+
+    finished = next(
+        (g for g in event.games if isinstance(g, MainEventGame) and g.round == game.round
+         and {g.white, g.black} == {game.white, game.black}),
+        None,
+    ) if isinstance(event, IndividualEvent) else None
+    what = f"round {game.round}, {who(game.white)} against {who(game.black)}"
+    if finished is not None:
+        return f"{what} is not pending: its result {finished.result.value} is already recorded"
+    if not state.pending:
+        return f"{what} is not a pending game: every game of the event has its result"
+    if PendingGame(game.round, game.black, game.white) in state.pending:
+        return f"{what} is not pending as given: in that game {who(game.black)} has White"
+    listed = "; ".join(
+        f"round {p.round}: {who(p.white)} - {who(p.black)}" for p in state.pending[:8]
+    )
+    return f"{what} is not a pending game of the event; pending: {listed}"
+
+
+class HallForesightSet(_Event):
+    """The chief arbiter switched the play-off watch line on the hall display on or off."""
+
+    type: Literal["hall-foresight-set"] = "hall-foresight-set"
+    on: bool
+
+    def apply(self, state: EventState, stamp: Stamp) -> EventState:
+        if state.hall_foresight == self.on:
+            raise PlayoffError(
+                "the play-off watch is already " + ("shown" if self.on else "hidden")
+                + " in the hall"
+            )
+        return replace(state, seq=stamp.seq, hall_foresight=self.on)
 
 
 class TokenIssued(TokenData):
@@ -173,7 +276,8 @@ class PlayoffLinked(_Event):
 
 
 EventStreamEvent = Annotated[
-    EventCreated | TokenIssued | PlayoffLinked, Field(discriminator="type")
+    EventCreated | TokenIssued | PlayoffLinked | GameResultRecorded | HallForesightSet,
+    Field(discriminator="type"),
 ]
 _EVENT_STREAM: TypeAdapter[EventStreamEvent] = TypeAdapter(EventStreamEvent)
 
@@ -364,26 +468,38 @@ class ExtraBoardsCreated(PlayoffEventBase):
 
 
 class LotsDrawn(PlayoffEventBase):
-    """Lots for White in game 1 (GCT 2015 regs. 6-9); game 2 reverses the colours."""
+    """Lots for White in the first game of a stage whose colours are drawn (``game``:
+    1, the match's first game, in logs written before stages were data); the
+    stage's games alternate from it."""
 
     type: Literal["lots-drawn"] = "lots-drawn"
     match: int = Field(ge=1)
     white: str
     black: str
     draw: dict[str, Any] = Field(description="The published draw (commit-reveal or physical)")
+    game: int = Field(default=1, ge=1, description="The game the drawing is for")
 
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
-        if state.begun(self.match):
+        if self.game == 1 and state.begun(self.match):
             raise PlayoffError(
                 f"match {self.match} has begun: the colours of game 1 can no longer change"
             )
-        playoff = set_game_one_colours(state.chess, self.match, self.white, self.black)
-        draw = Draw(stamp.seq, "lots", self.match, self.draw, white=self.white, black=self.black)
+        if (self.match, self.game) in state.started_at:
+            raise PlayoffError(
+                f"match {self.match}, game {self.game} has begun: its colours can no longer "
+                "change"
+            )
+        playoff = set_stage_colours(state.chess, self.match, self.game, self.white, self.black)
+        draw = Draw(
+            stamp.seq, "lots", self.match, self.draw, white=self.white, black=self.black,
+            game=self.game,
+        )
         return self._next(state, stamp, playoff=playoff, draws=(*state.draws, draw))
 
 
 class CoinTossed(PlayoffEventBase):
-    """The Armageddon coin toss (GCT 2015 reg. 10 c): its winner chooses the colours."""
+    """The coin toss of a match's decider: its winner chooses the colours of the
+    decider game; where the decider is a drawing of lots, its winner advances."""
 
     type: Literal["coin-tossed"] = "coin-tossed"
     match: int = Field(ge=1)
@@ -394,19 +510,30 @@ class CoinTossed(PlayoffEventBase):
         match = state.chess.match(self.match)
         if self.winner not in match.players:
             raise PlayoffError(f"{self.winner} does not play in match {match.id}")
-        game = state.chess.game(match.id, ARMAGEDDON_NUMBER)
-        if game is None:
+        rules = match.rules
+        draw = Draw(stamp.seq, "coin-toss", match.id, self.draw, winner=self.winner)
+        decider = rules.decider
+        if isinstance(decider, DecidingLot):
+            playoff = decide_by_lot(state.chess, match.id, self.winner)
+            return self._next(state, stamp, playoff=playoff, draws=(*state.draws, draw))
+        name = decider.name if decider is not None else "decider"
+        game = state.chess.game(match.id, rules.decider_number)
+        if game is None or not game.kind.decider:
+            games = "two" if rules.regular_games == 2 else str(rules.regular_games)
             raise PlayoffError(
-                f"match {match.id} needs no Armageddon: it is not level after two games"
+                f"match {match.id} needs no {name}: it is not level after {games} games"
+            )
+        if isinstance(decider, Armageddon | SuddenDeath) and decider.colours != "toss":
+            raise PlayoffError(
+                f"the colours of the {name} of match {match.id} are drawn by lots, not tossed for"
             )
         if game.white is not None:
-            raise PlayoffError(f"the Armageddon colours of match {match.id} are already chosen")
-        draw = Draw(stamp.seq, "coin-toss", match.id, self.draw, winner=self.winner)
+            raise PlayoffError(f"the {name} colours of match {match.id} are already chosen")
         return self._next(state, stamp, draws=(*state.draws, draw))
 
 
 class ArmageddonColoursChosen(PlayoffEventBase):
-    """The toss winner's choice of colour for the Armageddon (GCT 2015 reg. 10 c)."""
+    """The toss winner's choice of colour for the decider game (the Armageddon)."""
 
     type: Literal["armageddon-colours-chosen"] = "armageddon-colours-chosen"
     match: int = Field(ge=1)
@@ -415,9 +542,11 @@ class ArmageddonColoursChosen(PlayoffEventBase):
 
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         if not state.draws_of("coin-toss", self.match):
+            decider = state.chess.match(self.match).rules.decider
+            rule = getattr(decider, "colours_rule", "")
             raise PlayoffError(
                 f"toss the coin for match {self.match} first: the winner of the toss chooses "
-                "the colours (GCT 2015 reg. 10 c)"
+                "the colours" + (f" ({rule})" if rule else "")
             )
         playoff = choose_armageddon_colours(state.chess, self.match, self.white, self.black)
         return self._next(state, stamp, playoff=playoff)
@@ -430,7 +559,7 @@ class GameStarted(GameEvent):
     """A game starts; with ``at_ms``, White's clock runs from that instant.
 
     ``override``: the chief arbiter's reason for starting it before the rest the
-    regulation owes the players (GCT 2015 reg. 5), and ``overridden`` the rules so
+    regulation owes the players (the format's breaks), and ``overridden`` the rules so
     set aside, in words; ``warnings``: the preferences it does not keep (an
     interval under 10 minutes). An overridden start is listed among the changes
     by arbiters.
@@ -696,9 +825,7 @@ class StartMoved(GameEvent):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         key = self.key
         match = state.chess.match(key[0])
-        if key[1] not in (1, 2, ARMAGEDDON_NUMBER) or (
-            key[1] == ARMAGEDDON_NUMBER and match.decider is None
-        ):
+        if match.bye or match.rules.place(key[1]) is None:
             raise PlayoffError(f"match {key[0]} has no game {key[1]}")
         if match.decision is not None:
             raise PlayoffError(f"match {key[0]} is decided: it has no game left to move")
@@ -728,7 +855,7 @@ class Postponed(StartMoved):
 
 
 class TimeControlShortened(PlayoffEventBase):
-    """The chief arbiter shortened the time limits (GCT 2015 reg. 5): of one match,
+    """The chief arbiter shortened the time limits (as the format allows): of one match,
     or of every match not yet begun (``match`` None)."""
 
     type: Literal["time-control-shortened"] = "time-control-shortened"
@@ -751,9 +878,10 @@ class TimeControlShortened(PlayoffEventBase):
                 raise PlayoffError(f"match {match_id} has begun: its time control cannot change")
             old = state.time_control(match, 1)
             if old is not None and new.estimated_duration_ms() > old.estimated_duration_ms():
+                rule = state.format.shortening_rule
                 raise PlayoffError(
                     f"{new} is not shorter than {old}: the chief arbiter may only shorten the "
-                    "time limits (GCT 2015 reg. 5)"
+                    "time limits" + (f" ({rule})" if rule else "")
                 )
         if not targets:
             raise PlayoffError("every match has begun: no time control is left to shorten")

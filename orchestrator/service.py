@@ -29,12 +29,19 @@ from orchestrator import schedule, snapshots
 from orchestrator.access import NOT_VALID, TokenIndex, require_chief
 from orchestrator.auth import Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
-from orchestrator.commands import CommandBase, Context, apply_command
+from orchestrator.commands import (
+    CommandBase,
+    Context,
+    EventCommandBase,
+    apply_command,
+    apply_event_command,
+)
 from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
 from orchestrator.errors import Conflict, KeyReused, NotFound, Unauthorized, Unavailable
 from orchestrator.events import (
     EventCreated,
     EventStreamEvent,
+    PendingGameData,
     PlayoffEvent,
     PlayoffLinked,
     Stamp,
@@ -46,16 +53,25 @@ from orchestrator.events import (
     parse_playoff_event,
 )
 from orchestrator.state import EventState, PlayoffState, event_stream, playoff_stream
-from orchestrator.store import AppendRequest, AsyncEventLog, NewEvent, Snapshot, StoredEvent
+from orchestrator.store import (
+    AppendRequest,
+    AsyncEventLog,
+    ConcurrencyError,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+    StoreError,
+)
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError
-from playoff_formats.model import Event
-from playoff_formats.regulations import get_regulation
+from playoff_formats.foresight import DRAW_RATES, Foresight, OutcomeModel, PendingGame, foresee
+from playoff_formats.model import Event, IndividualEvent
+from playoff_formats.regulations import get_regulation, playoff_format
 from playoff_formats.schedule import Plan
 from playoff_formats.standings import Standings
 
-__all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id"]
+__all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id", "not_final"]
 
 
 log = logging.getLogger(__name__)
@@ -146,7 +162,11 @@ class Service:
         """The hall's offset from UTC, given to the play-offs created here."""
         self._events: dict[str, EventState] = {}
         self._playoffs: dict[str, PlayoffState] = {}
-        self._standings: dict[str, Standings] = {}
+        self._standings: dict[str, tuple[Event, Standings]] = {}
+        self._foresights: dict[
+            tuple[str, float | None, str], tuple[Event, tuple[PendingGame, ...], Foresight]
+        ] = {}
+        self._event_changes: dict[str, asyncio.Event] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self.tokens = TokenIndex()
         self.quarantined: dict[str, str] = {}
@@ -267,6 +287,9 @@ class Service:
         self._events[state.id] = state
         for record in state.tokens:
             self.tokens.add(state.id, record)
+        changed = self._event_changes.pop(state.id, None)
+        if changed is not None:
+            changed.set()  # wakes whoever waits for the event to change
 
     def _quarantine(self, stream: str, exc: Exception) -> None:
         reason = f"{type(exc).__name__}: {_reason(exc)}"[:500]
@@ -312,13 +335,62 @@ class Service:
             return {"error": _reason(exc)}
 
     def standings(self, event_id: str) -> Standings:
-        """The main event's standings under its regulation (computed once per event)."""
+        """The main event's standings under its regulation (computed once per set of
+        results); 409 while a game is pending: they are not final."""
+        state = self.event(event_id)
+        if state.pending:
+            raise Conflict(not_final(state))
         cached = self._standings.get(event_id)
-        if cached is None:
-            event = self.event(event_id).event
-            cached = get_regulation(event.regulation).standings(event)
+        if cached is None or cached[0] is not state.event:
+            event = state.event
+            cached = (event, get_regulation(event.regulation).standings(event))
             self._standings[event_id] = cached
-        return cached
+        return cached[1]
+
+    async def foresight(
+        self, event_id: str, draw_rate: float | None = None, time_control: str = "classical"
+    ) -> Foresight:
+        """Every outcome of the event's pending games under its regulation, and how
+        likely each is (computed once per set of results and model)."""
+        state = self.event(event_id)
+        event = state.event
+        if not isinstance(event, IndividualEvent):
+            raise Conflict(
+                "the play-off watch is for individual events: a team event has no pending "
+                "games"
+            )
+        try:
+            model = OutcomeModel(
+                draw_rate=DRAW_RATES[time_control] if draw_rate is None else draw_rate
+            )
+        except (KeyError, ValueError) as exc:
+            raise Conflict(_reason(exc)) from None
+        key = (event_id, draw_rate, time_control)
+        # Every console watching the event asks at once after a result: one counts.
+        async with self._lock(f"foresight:{event_id}"):
+            cached = self._foresights.get(key)
+            if cached is not None and cached[0] is event and cached[1] == state.pending:
+                return cached[2]
+            regulation = get_regulation(event.regulation)
+            try:
+                # Thousands of outcomes, each ranked: off the loop, which serves the clocks.
+                found = await asyncio.to_thread(foresee, event, state.pending, regulation, model)
+            except (PlayoffError, ValueError) as exc:
+                raise Conflict(_reason(exc)) from None
+            if len(self._foresights) > 64:
+                self._foresights.clear()
+            self._foresights[key] = (event, state.pending, found)
+        return found
+
+    async def event_changed(self, event_id: str, after: int, timeout_s: float) -> EventState:
+        """The event once its seq is past ``after``, or as it is after ``timeout_s``."""
+        state = self.event(event_id)
+        if state.seq > after or timeout_s <= 0:
+            return state
+        changed = self._event_changes.setdefault(event_id, asyncio.Event())
+        with suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), timeout_s)
+        return self.event(event_id)
 
     async def log(self, playoff_id: str, after: int = 0, limit: int | None = None) -> list[Logged]:
         """The play-off's logged events after ``after``, typed."""
@@ -359,9 +431,10 @@ class Service:
     # ------------------------------------------------------------------ events
 
     async def create_event(
-        self, event: Event, *, key: Request | None = None
+        self, event: Event, *, key: Request | None = None, pending: Sequence[PendingGame] = ()
     ) -> tuple[EventState, str]:
-        """Store an uploaded event; its id and the chief arbiter's token.
+        """Store an uploaded event; its id and the chief arbiter's token. ``event``
+        holds the finished games, ``pending`` those still to be played.
 
         With an idempotency ``key``, the same upload sent again is answered as the
         first was (the same event, the same token: derived from the key and the log's
@@ -383,6 +456,10 @@ class Service:
             created = EventCreated(
                 id=event_id,
                 event_json=event.model_dump_json(exclude_none=True),
+                pending=tuple(
+                    PendingGameData(round=p.round, white=p.white, black=p.black)
+                    for p in pending
+                ),
                 chief=TokenData(
                     token_id="chief", role=Role.CHIEF, label="chief arbiter",
                     digest=digest(token),
@@ -390,6 +467,48 @@ class Service:
             )
             await self._append_event(event_id, None, [created], "chief", key, command_id)
         return self.event(event_id), token
+
+    async def execute_event(
+        self, event_id: str, command: EventCommandBase, actor: str, *,
+        key: Request | None = None,
+    ) -> EventState:
+        """A command on the main event: decided and applied on its state, then logged in
+        one transaction, or refused (409) with nothing logged. A resent ``key`` is
+        answered with the event as it stands, the command applied once."""
+        stream = event_stream(event_id)
+        command_id = key.command_id(actor) if key is not None else None
+        for _ in range(CATCH_UP_ATTEMPTS):
+            try:
+                async with self._lock(stream):
+                    if key is not None and command_id is not None:
+                        earlier = await self.store.find_command(stream, command_id)
+                        if earlier is not None:
+                            key.check(earlier[0])
+                            return self.event(event_id)
+                    state = self.event(event_id)
+                    now = self.time.now()
+                    ctx = Context(
+                        now=now, server_ms=self.time.server_ms(), new_seed=self._seeds,
+                        planned_start=lambda s, match, game: None,
+                        role=actor.split(":", 1)[0],
+                    )
+                    try:
+                        events, after = apply_event_command(state, command, ctx, actor)
+                    except (PlayoffError, ValidationError) as exc:
+                        raise Conflict(_reason(exc)) from None
+                    if not events:
+                        raise Conflict("this command changes nothing")
+                    await self.store.append_many(
+                        stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
+                        recorded_at=now, expected_seq=state.seq, command_id=command_id,
+                        fingerprint=key.fingerprint if key is not None else None,
+                    )
+                    self._set_event(after)
+                    return after
+            except ConcurrencyError:
+                # Another worker sharing the log wrote to the event first.
+                await self.catch_up(stream)
+        raise Conflict("the event changes too often to apply this now: send it again")
 
     async def issue_token(
         self, event_id: str, role: Role, label: str, actor: str, *, key: Request | None = None
@@ -457,7 +576,8 @@ class Service:
         self, event_id: str, options: PlayoffOptions, actor: str, *, key: Request | None = None
     ) -> PlayoffState:
         """Build the play-off the event's regulation requires, seeded by its tiebreaks."""
-        standings = self.standings(event_id)
+        standings = self.standings(event_id)  # refused while a game is pending
+        regulation = get_regulation(self.event(event_id).event.regulation)
 
         def build(state: EventState) -> PlayoffEvent:
             # Checked under the event's lock, in the transaction's light: one play-off
@@ -466,9 +586,11 @@ class Service:
                 raise Conflict(
                     f"event {event_id!r} already has its play-off {state.playoffs[0]!r}"
                 )
+            if state.pending:  # a result may have been undone meanwhile: never stale
+                raise Conflict(not_final(state))
             return playoff_created(
                 self._ids(), event_id, state.event, standings, options, self.time.now(),
-                self._seeds, self.utc_offset,
+                self._seeds, self.utc_offset, playoff_format(regulation, standings),
             )
 
         return await self._create(event_id, build, actor, key)
@@ -547,7 +669,7 @@ class Service:
                 ),
             ])
             self._playoffs[state.id] = state
-            self._events[event_id] = linked_state
+            self._set_event(linked_state)
         await self.bus.publish(Published(state, (Logged(created, stamp),)))
         return state
 
@@ -565,6 +687,23 @@ class Service:
         is not an allowed transition now. A command id already logged returns the
         events it logged then, unchanged.
         """
+        for _ in range(CATCH_UP_ATTEMPTS):
+            try:
+                return await self._execute(playoff_id, command, actor, command_id, fingerprint)
+            except ConcurrencyError:
+                # Another worker sharing the log wrote to the play-off first: fold
+                # what it wrote, and decide again on the play-off as it now stands.
+                await self.catch_up(playoff_stream(playoff_id))
+        return await self._execute(playoff_id, command, actor, command_id, fingerprint)
+
+    async def _execute(
+        self,
+        playoff_id: str,
+        command: CommandBase,
+        actor: str,
+        command_id: str | None,
+        fingerprint: str | None,
+    ) -> Outcome:
         stream = playoff_stream(playoff_id)
         async with self._lock(stream):
             state = self.playoff(playoff_id)
@@ -609,12 +748,111 @@ class Service:
                 recorded_at=now, expected_seq=state.seq, command_id=command_id,
                 fingerprint=fingerprint,
             )
+            if stored[0].seq != state.seq + 1:
+                # Its id was logged meanwhile by another worker: answered as a resend.
+                raise ConcurrencyError(stream, state.seq, stored[0].seq - 1)
             self._playoffs[playoff_id] = trial
         await self.bus.publish(Published(trial, tuple(logged)))
         return Outcome(trial, tuple(logged), tuple(stored))
 
     def _lock(self, stream: str) -> asyncio.Lock:
         return self._locks.setdefault(stream, asyncio.Lock())
+
+    # ------------------------------------------------------------------ several workers
+
+    async def catch_up(self, stream: str, logged: Sequence[StoredEvent] = ()) -> bool:
+        """Fold what the log has past this process's state of ``stream``: what other
+        workers sharing the log wrote. ``logged`` is what one of them announced; if it
+        does not follow on from the state (an announcement was missed), the log is
+        read. A play-off's new events are published on this process's bus, in seq
+        order, as its own commands' are. True if the state moved on."""
+        async with self._lock(stream):
+            if stream in self.quarantined:
+                return False
+            if stream.startswith("playoff-"):
+                return await self._catch_up_playoff(stream, logged)
+            if stream.startswith("event-"):
+                return await self._catch_up_event(stream, logged)
+            return False
+
+    async def catch_up_all(self) -> None:
+        """:meth:`catch_up` every stream of the log, the events (and their tokens) first.
+        A stream that does not fold is logged and left as it was: the others go on."""
+        for prefix in ("event-", "playoff-"):
+            for stream in await self.store.streams(prefix):
+                try:
+                    await self.catch_up(stream)
+                except (StoreError, OSError):
+                    raise  # the log itself is out of reach: no stream can be read
+                except Exception:
+                    log.exception("%s: the events past this worker's state do not fold", stream)
+
+    async def _missed(
+        self, stream: str, seq: int, logged: Sequence[StoredEvent]
+    ) -> Sequence[StoredEvent]:
+        new = [e for e in logged if e.seq > seq]
+        if logged and not new:
+            return ()
+        if new and new[0].seq == seq + 1 and new[-1].seq == seq + len(new):
+            return new
+        return await self.store.read(stream, after=seq)
+
+    async def _catch_up_playoff(self, stream: str, logged: Sequence[StoredEvent]) -> bool:
+        playoff_id = stream.removeprefix("playoff-")
+        state = self._playoffs.get(playoff_id)
+        missed = await self._missed(stream, state.seq if state is not None else 0, logged)
+        if not missed:
+            return False
+        events: list[Logged] = []
+        for stored in missed:
+            event = parse_playoff_event(stored.type, stored.data)
+            stamp = stamp_of(stored)
+            state = apply_playoff(state, event, stamp)
+            events.append(Logged(event, stamp, event_extras(event, state)))
+        assert state is not None
+        self._playoffs[playoff_id] = state
+        await self.bus.publish(Published(state, tuple(events)))
+        return True
+
+    async def _catch_up_event(self, stream: str, logged: Sequence[StoredEvent]) -> bool:
+        state = self._events.get(stream.removeprefix("event-"))
+        missed = await self._missed(stream, state.seq if state is not None else 0, logged)
+        if not missed:
+            return False
+        for stored in missed:
+            state = apply_event(
+                state, parse_event_stream_event(stored.type, stored.data), stamp_of(stored)
+            )
+        assert state is not None
+        self._set_event(state)
+        return True
+
+
+CATCH_UP_ATTEMPTS = 10
+"""How often a command is decided again after another worker wrote to its play-off
+first. Each retry means another command was logged: this bounds starvation only."""
+
+
+def not_final(state: EventState) -> str:
+    """Why an event with pending games has no final standings yet, in words."""
+    games = "; ".join(
+        f"round {p.round}: {p.white}-{p.black}" for p in state.pending[:MAX_LISTED]
+    )
+    more = len(state.pending) - MAX_LISTED
+    if more > 0:
+        games += f"; and {more} more"
+    count = len(state.pending)
+    return (
+        f"the standings are not final: {count} game{'s' if count != 1 else ''} of the event "
+        f"{'have' if count != 1 else 'has'} no result yet ({games}). Record "
+        f"{'their results' if count != 1 else 'its result'} first "
+        f"(POST /api/events/{state.id}/results); the play-off watch (GET "
+        f"/api/events/{state.id}/foresight) shows what they can lead to"
+    )
+
+
+MAX_LISTED = 8
+"""Pending games named in a refusal, at most."""
 
 
 def _reason(exc: Exception) -> str:

@@ -33,6 +33,7 @@ _FOLDING = (
     "playoff_formats.builders.stanzas",
     "playoff_formats.clock",
     "playoff_formats.extra_boards",
+    "playoff_formats.foresight",
     "playoff_formats.lots",
     "playoff_formats.model",
     "playoff_formats.playoff",

@@ -20,8 +20,10 @@ from orchestrator.auth import TokenRecord
 from playoff_formats.clock import Clock
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.foresight import PendingGame
+from playoff_formats.formats import PlayoffFormat
 from playoff_formats.model import Event
-from playoff_formats.playoff import Game, GameKind, Match, Playoff
+from playoff_formats.playoff import Game, Match, Playoff
 from playoff_formats.schedule import Overrides
 from playoff_formats.timecontrol import TimeControl
 
@@ -62,6 +64,15 @@ class EventState:
     event: Event
     tokens: tuple[TokenRecord, ...] = ()
     playoffs: tuple[str, ...] = ()
+    pending: tuple[PendingGame, ...] = ()
+    """Games paired but not yet finished: ``event`` holds the finished ones only."""
+    hall_foresight: bool = False
+    """The chief arbiter shows the play-off watch on the hall display."""
+
+    @property
+    def final(self) -> bool:
+        """Every game has its result: the standings are final."""
+        return not self.pending
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,8 @@ class Draw:
     white: str | None = None
     black: str | None = None
     winner: str | None = None
+    game: int = 1
+    """The game a drawing of lots is for (the first game of its stage)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +139,11 @@ class PlayoffState:
         return self.playoff
 
     @property
+    def format(self) -> PlayoffFormat:
+        """The chess play-off's format: its breaks and the rules it cites."""
+        return self.chess.rules
+
+    @property
     def extra_boards(self) -> ExtraBoards:
         if self.extra is None:
             raise PlayoffError("this play-off has no bridge extra boards")
@@ -144,8 +162,8 @@ class PlayoffState:
         """The time control a game is played at, after any shortening by the arbiter."""
         number = game if isinstance(game, int) else game.number
         found = self.chess.game(match.id, number)
-        kind = found.kind if found is not None else GameKind.REGULAR
-        base = match.decider if kind is GameKind.ARMAGEDDON else match.time_control
+        kind = found.kind if found is not None else match.kind_of(number)
+        base = match.decider if kind.decider else match.time_control
         if base is None:
             return None
         return self.overrides.time_control_for(

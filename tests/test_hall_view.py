@@ -901,7 +901,10 @@ def test_the_display_page_holds_no_rules_of_its_own() -> None:
     forbidden = event_types | {r.value for r in Result} | {
         "fetch(", "XMLHttpRequest", "/api/", "to_move", "next_move", "moves", "white_points",
     }
-    page = PAGE.glob("*.js")
+    # The event's hall page (before a play-off, no websocket) reads its one view.
+    page = [path for path in PAGE.glob("*.js") if path.name != "event.js"]
+    event_page = (PAGE / "event.js").read_text()
+    assert event_page.count("/api/") == 1 and "view?kind=hall" in event_page
     sources = {path.name: path.read_text() for path in page}
     assert {"display.js", "render.js", "tick.js"} <= set(sources)
     found = {

@@ -53,7 +53,8 @@ def test_the_schemas_name_every_logged_event_and_every_command() -> None:
     logged = set(events["playoff_stream"]["discriminator"]["mapping"])
     assert logged == set(_FIELDS)
     assert set(events["event_stream"]["discriminator"]["mapping"]) == {
-        "event-created", "token-issued", "playoff-linked",
+        "event-created", "token-issued", "playoff-linked", "game-result-recorded",
+        "hall-foresight-set",
     }
     frames = schema("--frames")
     commands = {cls.model_fields["type"].default for cls in client_commands()}

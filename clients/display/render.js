@@ -109,7 +109,7 @@ function bannerHtml(arm) {
       `<span class="arm-side"><span class="swatch black"></span>Black <b data-testid="arm-black">${
         esc(arm.black.short)}</b> ${esc(arm.black_time)}</span>`
     : `<span class="arm-side">${esc(arm.colours)}</span>`;
-  return `<div class="arm-title"><span class="arm-word">Armageddon</span>` +
+  return `<div class="arm-title"><span class="arm-word">${esc(arm.name)}</span>` +
     `<span class="arm-when">${esc(arm.when)}</span></div>` +
     `<div class="arm-colours">${colours}</div>` +
     '<div class="arm-rules" data-testid="arm-rules">' +
@@ -133,6 +133,7 @@ function gamesHtml(live) {
   const cards = live.map((game) => {
     const title = esc(game.title) +
       (game.tag ? ` · <span class="tag-arm">${esc(game.tag)}</span>` : "") +
+      (game.stage ? ` · <span class="stage-name" data-testid="stage-name">${esc(game.stage)}</span>` : "") +
       (game.time_control ? `<span class="control"> · ${esc(game.time_control)}</span>` : "");
     return `<article class="game${game.armageddon ? " is-arm" : ""}" data-testid="game" ` +
       `data-key="${esc(game.clock)}" data-match="${game.match}" data-game="${game.game}">` +

@@ -21,8 +21,8 @@ PAGES = ("display", "console", "common")
 def router(clients: Path) -> APIRouter:
     pages = APIRouter()
 
-    def page(folder: Path) -> FileResponse | HTMLResponse:
-        index = folder / "index.html"
+    def page(folder: Path, name: str = "index.html") -> FileResponse | HTMLResponse:
+        index = folder / name
         if not index.exists():
             return HTMLResponse("<!doctype html><title>Not built</title><p>Page missing.</p>", 503)
         return FileResponse(index, media_type="text/html", headers={"Cache-Control": "no-cache"})
@@ -37,5 +37,17 @@ def router(clients: Path) -> APIRouter:
     async def arbiter(playoff_id: str) -> FileResponse | HTMLResponse:
         """The arbiter console: ``/arbiter/{playoff}`` (the token is entered on the page)."""
         return page(clients / "console")
+
+    @pages.get("/arbiter/events/{event_id}", include_in_schema=False, response_model=None)
+    async def event_console(event_id: str) -> FileResponse | HTMLResponse:
+        """The arbiter console of a main event before its play-off (the play-off watch):
+        ``/arbiter/events/{event}`` (the token is entered on the page)."""
+        return page(clients / "console", "event.html")
+
+    @pages.get("/display/events/{event_id}", include_in_schema=False, response_model=None)
+    async def event_display(event_id: str) -> FileResponse | HTMLResponse:
+        """The hall display of a main event before its play-off:
+        ``/display/events/{event}#key=<display key>``."""
+        return page(clients / "display", "event.html")
 
     return pages

@@ -27,25 +27,46 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.auth import Role
-from orchestrator.commands import Command, CommandBase, Route, client_commands
+from orchestrator.commands import (
+    Command,
+    CommandBase,
+    RecordGameResult,
+    Route,
+    ShowForesightInHall,
+    client_commands,
+)
 from orchestrator.creation import PlayoffOptions
+from orchestrator.errors import Conflict, Forbidden
 from orchestrator.pgn import playoff_pgn
 from orchestrator.service import Request as IdempotentRequest
 from orchestrator.service import Service
-from orchestrator.state import PlayoffState, playoff_stream
+from orchestrator.state import EventState, PlayoffState, playoff_stream
 from orchestrator.views import arbiter_view, hall_view, playoff_view
 from orchestrator.views.arbiter import ArbiterView
+from orchestrator.views.event import (
+    EventHallView,
+    EventWatchView,
+    event_hall_view,
+    event_watch_view,
+)
 from orchestrator.views.hall import HallView
 from playoff_formats.errors import InputError
+from playoff_formats.foresight import (
+    PendingGame,
+    parse_event_with_pending,
+    parse_trf_with_pending,
+)
+from playoff_formats.formats import BUILT_IN, PlayoffFormat, built_in
+from playoff_formats.formats.custom import format_from_document
 from playoff_formats.io.json_event import event_json_schema, parse_event
 from playoff_formats.io.strict_json import load_json
-from playoff_formats.io.trf import parse_trf
 from playoff_formats.model import (
     MAX_BOARD_COUNT,
     MAX_ID,
     AwareInstant,
     Event,
     Ref,
+    Result,
 )
 from playoff_formats.placings import final_placings
 from playoff_formats.regulations import regulation_names, regulation_ranks, regulations_for
@@ -200,6 +221,25 @@ class PlayoffRequest(Body_):
     deadline: AwareInstant | None = None
     not_before: AwareInstant | None = None
     generic: bool = False
+    format: str | dict[str, Any] | None = Field(
+        default=None,
+        description="The organiser's own play-off format in place of the regulation's: a "
+        "built-in format's name, or a format document (`playoff schema --playoff-format`)",
+    )
+
+
+def _playoff_format(value: str | dict[str, Any] | None) -> PlayoffFormat | None:
+    """The format a play-off request names or gives; 422 with its path if refused."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        found = built_in(value)
+        if found is None:
+            known = ", ".join(BUILT_IN)
+            raise InputError(f"no built-in play-off format {value!r}; known: {known}",
+                             path="format")
+        return found
+    return format_from_document(value, "", at="format")
 
 
 class ExtraBoardsRequest(Body_):
@@ -226,6 +266,12 @@ class EventCreatedAnswer(BaseModel):
     chief_token: str = Field(description="The chief arbiter's token, shown this once")
 
 
+class PendingGameAnswer(BaseModel):
+    round: int
+    white: str
+    black: str
+
+
 class EventAnswer(BaseModel):
     id: str
     seq: int
@@ -233,6 +279,50 @@ class EventAnswer(BaseModel):
     kind: Literal["individual", "team"]
     regulation: str
     playoffs: list[str]
+    pending: list[PendingGameAnswer] = Field(
+        description="Games paired but not yet finished: the standings are final without any"
+    )
+    hall_foresight: bool = Field(description="The hall display shows the play-off watch")
+
+
+class GameResultRequest(Body_):
+    round: int = Field(ge=1, le=1000)
+    white: Ref
+    black: Ref
+    result: Literal["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"]
+    ended_at: AwareInstant | None = Field(
+        default=None, description="When the game ended; without it, when it is recorded"
+    )
+
+
+class HallForesightRequest(Body_):
+    on: bool = Field(description="Show the play-off watch on the hall display, or hide it")
+
+
+class ForesightPlayer(BaseModel):
+    id: str
+    name: str
+    first_alone: float = Field(description="Outcomes in which the player is first alone")
+    in_playoff: float = Field(description="Outcomes in which the player plays off for first")
+    p_first_alone: float
+    p_in_playoff: float
+
+
+class ForesightAnswer(BaseModel):
+    """Every outcome of the pending games under the event's regulation (counts), and
+    how likely (probabilities under ``model``)."""
+
+    regulation: str
+    pending: list[PendingGameAnswer]
+    outcomes: int
+    exact: bool
+    playoff_outcomes: float
+    probability: float
+    model: str
+    players: list[ForesightPlayer]
+    conditions: list[str]
+    sample: int | None = None
+    error: float | None = None
 
 
 class TokenAnswer(BaseModel):
@@ -383,16 +473,31 @@ async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
     text = _text(await request.body())
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     event: Event
+    pending: tuple[PendingGame, ...] = ()
     if kind == "text/plain":
-        event = parse_trf(text, "body")
+        event, pending = parse_trf_with_pending(text, "body")
     elif kind in ("application/json", ""):
-        event = parse_event(text, "body")
+        event, pending = _json_upload(text)
     else:
         raise InputError(f"send application/json or text/plain (TRF), not {kind!r}")
     _check_known_regulation(event)
     key = _key(request, text)
-    state, token = await service.create_event(event, key=key)
+    state, token = await service.create_event(event, key=key, pending=pending)
     return {"id": state.id, "chief_token": token}
+
+
+def _json_upload(text: str) -> tuple[Event, tuple[PendingGame, ...]]:
+    """An uploaded JSON event, and its pending games (result ``"*"``) set apart."""
+    try:
+        return parse_event(text, "body"), ()
+    except InputError as exc:
+        # Read as any event first, so that anything else is refused exactly as
+        # before; only an individual event whose games are marked "*" is read
+        # again, with those games pending.
+        path = exc.path or ""
+        if not (path.startswith("games[") and path.endswith("].result")):
+            raise
+    return parse_event_with_pending(text, "body")
 
 
 def _check_known_regulation(event: Event) -> None:
@@ -417,7 +522,10 @@ async def get_event(
     event_id: str, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, Any]:
     service.authorize(event_id, token, write=False, address=_address(request))
-    state = service.event(event_id)
+    return _event_answer(service.event(event_id))
+
+
+def _event_answer(state: EventState) -> dict[str, Any]:
     return {
         "id": state.id,
         "seq": state.seq,
@@ -425,7 +533,122 @@ async def get_event(
         "kind": state.event.kind,
         "regulation": state.event.regulation,
         "playoffs": list(state.playoffs),
+        "pending": [p.to_json() for p in state.pending],
+        "hall_foresight": state.hall_foresight,
     }
+
+
+@router.post(
+    "/events/{event_id}/results", status_code=201,
+    summary="Record the result of a pending game of the event (logged)",
+    response_model=EventAnswer, responses=_TOKEN_ERRORS,
+    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
+)
+async def record_game_result(
+    event_id: str, body: GameResultRequest, request: Request, service: ServiceDep,
+    token: TokenDep,
+) -> dict[str, Any]:
+    record = service.authorize(event_id, token, write=True, address=_address(request))
+    try:
+        command = RecordGameResult(
+            round=body.round, white=body.white, black=body.black, result=Result(body.result),
+            ended_at=body.ended_at,
+        )
+    except ValidationError as exc:
+        raise RequestValidationError([
+            {**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)
+        ]) from None
+    state = await service.execute_event(
+        event_id, command, actor=f"{record.role.value}:{record.token_id}",
+        key=_key(request, body.model_dump(mode="json")),
+    )
+    return _event_answer(state)
+
+
+@router.put(
+    "/events/{event_id}/hall-foresight",
+    summary="Show or hide the play-off watch on the hall display (chief arbiter, logged)",
+    response_model=EventAnswer, responses=_TOKEN_ERRORS,
+    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
+)
+async def set_hall_foresight(
+    event_id: str, body: HallForesightRequest, request: Request, service: ServiceDep,
+    token: TokenDep,
+) -> dict[str, Any]:
+    record = service.authorize(event_id, token, write=True, address=_address(request))
+    service.require_chief(record)
+    state = await service.execute_event(
+        event_id, ShowForesightInHall(on=body.on),
+        actor=f"{record.role.value}:{record.token_id}",
+        key=_key(request, body.model_dump(mode="json")),
+    )
+    return _event_answer(state)
+
+
+DrawRate = Annotated[float | None, Query(
+    ge=0, le=0.99, description="Share of draws between equal players (default: by time control)"
+)]
+TimeControlKind = Annotated[
+    Literal["classical", "rapid", "blitz"],
+    Query(description="Sets the default draw rate of the model"),
+]
+
+
+@router.get(
+    "/events/{event_id}/foresight",
+    summary="Before the last results: which outcomes need a play-off, and how likely",
+    response_model=ForesightAnswer, responses=_TOKEN_ERRORS,
+    response_model_exclude_unset=True,
+)
+async def get_foresight(
+    event_id: str, request: Request, service: ServiceDep, token: TokenDep,
+    draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
+) -> dict[str, Any]:
+    service.authorize(event_id, token, write=False, address=_address(request))
+    found = await service.foresight(event_id, draw_rate, time_control)
+    return found.to_json()
+
+
+MAX_WAIT_S = 25.0
+"""The longest a view request waits for the event to change."""
+
+
+@router.get(
+    "/events/{event_id}/view",
+    summary="What a screen of the event shows now (the play-off watch)",
+    response_model=EventWatchView | EventHallView, responses=_TOKEN_ERRORS,
+)
+async def get_event_view(
+    event_id: str, request: Request, service: ServiceDep, token: TokenDep,
+    kind: Literal["arbiter", "hall"] = "arbiter",
+    after: Annotated[int, Query(
+        ge=-1, le=MAX_SEQ, description="Wait for a seq past this one (with wait)"
+    )] = -1,
+    wait: Annotated[float, Query(
+        ge=0, le=MAX_WAIT_S, description="Seconds to wait for the event to change"
+    )] = 0,
+    draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
+) -> dict[str, Any]:
+    record = service.authorize(event_id, token, write=False, address=_address(request))
+    if kind == "arbiter" and not record.role.may_write():
+        raise Forbidden("a display key shows the hall's view only")
+    state = await service.event_changed(event_id, after, wait)
+    found, error = None, None
+    for _ in range(3):
+        try:
+            found = await service.foresight(event_id, draw_rate, time_control)
+        except Conflict as exc:
+            error = exc.reason
+        state = service.event(event_id)
+        # A result recorded while the outcomes were counted: count them again.
+        if found is None or found.pending == state.pending:
+            break
+    if kind == "hall":
+        return event_hall_view(state, found)
+    return event_watch_view(
+        state, found, record.role.value, error,
+        time_control if draw_rate is None else f"draw rate {draw_rate:.0%}",
+    )
 
 
 @router.get(
@@ -478,6 +701,7 @@ async def create_playoff(
             deadline=options.deadline,
             not_before=options.not_before,
             generic=options.generic,
+            format=_playoff_format(options.format),
         ),
         actor=f"{record.role.value}:{record.token_id}",
         key=_key(request, options.model_dump(mode="json")),

@@ -20,6 +20,7 @@ from orchestrator.commands import parse_command
 from orchestrator.errors import ServiceError
 from orchestrator.hub import Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
+from orchestrator.state import playoff_stream
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
 
@@ -258,6 +259,10 @@ async def _catch_up(
     service: Service, hub: Hub, connection: Connection, last_seq: object
 ) -> None:
     state = service.playoff(connection.playoff_id)
+    if isinstance(last_seq, int) and last_seq > state.seq:
+        # Seen on another worker sharing the log, not yet folded here: the log first.
+        await service.catch_up(playoff_stream(connection.playoff_id))
+        state = service.playoff(connection.playoff_id)
     current = state.seq
     usable = (
         isinstance(last_seq, int) and not isinstance(last_seq, bool)

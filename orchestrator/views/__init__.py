@@ -5,6 +5,8 @@
 - :mod:`.hall`: the hall display's view.
 - :mod:`.arbiter`: the arbiter console's view: the hall's, and what each
   control may do now.
+- :mod:`.event`: the views of a main event before its play-off (the play-off
+  watch), for its arbiter console and its hall display.
 
 A view is a pure function of the play-off's state and a :class:`ViewContext`
 (the time, the schedule as planned at that time, the final placings). Clients

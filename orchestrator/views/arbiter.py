@@ -32,15 +32,15 @@ Policies
 --------
 - **Results** (:meth:`_Builder.results`). Before a game starts only the forfeit
   results are offered; once it has started, the results over the board too. Each
-  is offered only if the service accepts it (an Armageddon takes no double
-  forfeit: it must leave a successful player, GCT 2015 reg. 10), and each asks
+  is offered only if the service accepts it (a decider game takes no double
+  forfeit: it must leave a successful player), and each asks
   for a confirmation that says what it records and what it decides.
-- **Rests** (GCT 2015 reg. 5; :meth:`_Builder.start`). A start inside the
-  30-minute break after the main event, or less than 5 minutes after a player's
+- **Rests** (the format's breaks; :meth:`_Builder.start`). A start inside the
+  break after the main event, or inside the least interval after a player's
   previous game, is refused: the start is disabled with the rule and the instant
   it ends, and the chief arbiter gets "start anyway", with a required reason that
-  is logged. A start less than 10 minutes after a player's previous game is
-  accepted after a confirmation quoting the preference.
+  is logged. A start inside the preferred interval after a player's previous game
+  is accepted after a confirmation quoting the preference.
 - **Corrections** (:meth:`_Builder.correct_form`). Each game with a result has
   its own correction form, for the results the service would accept there. For
   each, the form says what the correction voids (the games played or under way
@@ -53,7 +53,9 @@ Policies
   series of legal moves), with the correction to ½-½ prefilled, needing only its
   reason, for as long as the flag's result stands and no later game has started.
 - **Colours** are not implied before they are known: before the lots (or the
-  Armageddon's toss) the players are written "A – B (colours by lot)".
+  decider's toss) the players are written "A – B (colours by lot)".
+- **Formats** are data: stage names, time controls, the decider's name, its draw
+  odds and the rules cited all come from the match's format, never from here.
 
 Controls that follow a clock
 ----------------------------
@@ -123,10 +125,10 @@ from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
 from playoff_formats.clock import Clock, ClockStatus
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.formats import Armageddon, DecidingLot, MatchFormat, SuddenDeath
 from playoff_formats.lots import CoinFace
 from playoff_formats.model import Colour, Result
 from playoff_formats.playoff import (
-    ARMAGEDDON_NUMBER,
     DecisionMethod,
     Game,
     GameKind,
@@ -399,7 +401,7 @@ class GamePanel(_View):
     faces: tuple[ClockFace, ClockFace]
     start: Control | None = None
     rests: tuple[RestView, ...] = Field(
-        default=(), description="The rests a start now would cut short (GCT 2015 reg. 5)"
+        default=(), description="The rests a start now would cut short (the format's breaks)"
     )
     start_anyway: Form | None = Field(
         default=None,
@@ -412,7 +414,7 @@ class GamePanel(_View):
 
 
 class LotsPanel(_View):
-    """Lots for White in game 1 (GCT 2015 regs. 6-9)."""
+    """Lots for White in the first game of a stage whose colours are drawn."""
 
     title: str
     service: Control
@@ -420,7 +422,7 @@ class LotsPanel(_View):
 
 
 class TossPanel(_View):
-    """The Armageddon coin toss (GCT 2015 reg. 10 c)."""
+    """The coin toss of a decider: its winner chooses the colours (or advances)."""
 
     title: str
     hint: str
@@ -439,8 +441,7 @@ class ColoursPanel(_View):
 
 
 class DecisionView(_View):
-    """Who advances from a match (the champion, from the final), and why (GCT 2015
-    regs. 6 and 10), in words."""
+    """Who advances from a match (the champion, from the final), and why, in words."""
 
     winner: PlayerView
     final: bool = Field(description="The final: its winner is the champion")
@@ -565,7 +566,7 @@ class Lane(_View):
 
 
 class Proposal(_View):
-    """A shortened time control that meets the deadline (GCT 2015 reg. 5), or why none."""
+    """A shortened time control that meets the deadline, or why none."""
 
     text: str
     time_control: str | None
@@ -831,9 +832,10 @@ class _Builder:
         ``stanza 2`` for bridge."""
         if self.state.playoff is None:
             return f"stanza {number}"
-        game = self.state.chess.game(match_id, number)
-        if game is not None and game.kind is GameKind.ARMAGEDDON:
-            return f"the Armageddon of {self.round_of(match_id)}"
+        match = self.state.chess.match(match_id)
+        rules = match.rules
+        if match.kind_of(number) is GameKind.ARMAGEDDON and rules.decider is not None:
+            return f"the {rules.decider.name} of {self.round_of(match_id)}"
         return f"game {number} of {self.round_of(match_id)}"
 
     def players_text(self, playoff: Playoff, match: Match, game: Game | None) -> str:
@@ -844,10 +846,9 @@ class _Builder:
         a, b = match.players
         if a is None or b is None:
             return " – ".join(self.name(p) if p else "to be decided" for p in (a, b))
-        how = (
-            "colours by coin toss"
-            if game is not None and game.kind is GameKind.ARMAGEDDON else "colours by lot"
-        )
+        how = "colours by lot"
+        if game is not None and game.kind.decider and _tossed(match.rules):
+            how = "colours by coin toss"
         return f"{self.name(a)} – {self.name(b)} ({how})"
 
     def outcome_words(self, game: Game, result: Result, *, past: bool) -> str:
@@ -968,8 +969,14 @@ class _Builder:
         versus = self.players_text(playoff, match, first) if known else "players not known yet"
         control = state.time_control(match, 1)
         time_control = f"Time control {control}" if control is not None else ""
-        if match.decider is not None:
-            time_control += f" · Armageddon {match.decider}"
+        rules = match.rules
+        for number, stage in list(rules.stage_starts())[1:]:
+            later = state.time_control(match, number)
+            time_control += f" · {stage.name} {later}"
+        if match.decider is not None and rules.decider is not None:
+            time_control += f" · {rules.decider.name} {match.decider}"
+        elif isinstance(rules.decider, DecidingLot):
+            time_control += f" · {rules.decider.name}"
         view = MatchView(
             id=match.id,
             title=f"{round_name} · {versus}",
@@ -1013,7 +1020,7 @@ class _Builder:
         return GameRow(
             number=game.number,
             kind=game.kind,
-            label="Armageddon" if game.kind is GameKind.ARMAGEDDON else "",
+            label=_game_label(match.rules, game),
             white=self.name(game.white) if game.white is not None else "—",
             black=self.name(game.black) if game.black is not None else "—",
             players=self.players_text(self.state.chess, match, game),
@@ -1044,27 +1051,38 @@ class _Builder:
     def decision_details(
         self, match: Match, decision: MatchDecision, final: bool
     ) -> tuple[str, ...]:
-        """GCT 2015 regs. 6 and 10, in the players' names."""
+        """How the match was decided, as its format words it, in the players' names."""
         winner, loser = self.name(decision.winner), self.name(decision.loser)
         if decision.method is DecisionMethod.BYE:
             return (f"{winner} has a bye in this round.",)
+        rules = match.rules
+        regular = [
+            g for g in self.state.chess.games_of(match.id) if g.kind is GameKind.REGULAR
+        ]
         won, lost = decision.score or (0.0, 0.0)
         if decision.method is DecisionMethod.REGULAR_GAMES:
-            return (f"{winner} beat {loser} {_points(won)}-{_points(lost)} over the two "
-                    "regular games.",)
-        level = f"Level {_points(won)}-{_points(lost)} after two games"
-        decider = next(
-            (g for g in self.state.chess.games_of(match.id) if g.kind is GameKind.ARMAGEDDON),
-            None,
-        )
+            return (f"{winner} beat {loser} {_points(won)}-{_points(lost)} over "
+                    f"{_over(rules, len(regular))}.",)
+        level = f"Level {_points(won)}-{_points(lost)} after {_count(len(regular))} games"
+        decider = rules.decider
+        name = decider.name if decider is not None else "decider"
+        if decision.method is DecisionMethod.LOT:
+            return (f"{level}; {winner} won the drawing of lots.",)
+        played = [
+            g for g in self.state.chess.games_of(match.id)
+            if g.kind.decider and g.result is not None
+        ]
+        last = played[-1] if played else None
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
             goes = "wins the final" if final else "advances"
+            side = decider.draw_odds.capitalize() if isinstance(decider, Armageddon) else "Black"
+            rule = decider.draw_rule if isinstance(decider, Armageddon) else ""
             return (
-                f"Black ({winner}) {goes}: a drawn Armageddon counts as a win for Black "
-                "(GCT 2015 reg. 10 b).",
-                f"{level}; the Armageddon game was drawn.",
+                f"{side} ({winner}) {goes}: a drawn {name} counts as a win for {side}"
+                + (f" ({rule})" if rule else "") + ".",
+                f"{level}; the {name} game was drawn.",
             )
-        colour = "White" if decider is not None and decider.white == decision.winner else "Black"
+        colour = "White" if last is not None and last.white == decision.winner else "Black"
         result = decision.armageddon
         if result is None:
             how = ""
@@ -1072,7 +1090,10 @@ class _Builder:
             how = " by forfeit"
         else:
             how = f" ({RESULT_WORDS[result][0]})"
-        return (f"{level}; {winner} won the Armageddon game with {colour}{how}.",)
+        if decision.method is DecisionMethod.SUDDEN_DEATH_WIN and last is not None:
+            return (f"{level}; {winner} won {name.lower()} game {last.number} with "
+                    f"{colour}{how}.",)
+        return (f"{level}; {winner} won the {name} game with {colour}{how}.",)
 
     def next_steps(self, match: Match, games: Sequence[Game]) -> dict[str, Any]:
         """What can be done in an undecided match now: lots, the toss, the colours, or
@@ -1087,14 +1108,19 @@ class _Builder:
         todo = in_play or [g for g in games if g.result is None][:1]
         steps: dict[str, Any] = {}
         panels: list[GamePanel] = []
+        rules = match.rules
+        if not todo and isinstance(rules.decider, DecidingLot):
+            steps["toss"] = self.toss(match)
         for game in todo:
-            if game.white is None and game.kind is GameKind.ARMAGEDDON:
+            if game.white is None and game.kind.decider and _tossed(rules):
                 tosses = self.state.draws_of("coin-toss", match.id)
                 if tosses:
                     steps["colours"] = self.colours(match, tosses[-1])
                 else:
                     steps["toss"] = self.toss(match)
-            elif game.white is not None:
+            elif game.white is None:
+                steps["lots"] = self.lots(match, game.number)
+            else:
                 panels.append(self.game_panel(match, game))
         steps["panels"] = tuple(panels)
         return steps
@@ -1107,15 +1133,20 @@ class _Builder:
             for p in match.players if p is not None
         )
 
-    def lots(self, match: Match) -> LotsPanel:
+    def lots(self, match: Match, game: int = 1) -> LotsPanel:
         key = f"lots:{match.id}"
+        # Game 1's drawing is sent as it always was; a later stage's names its game.
+        at: dict[str, Any] = {} if game == 1 else {"game": game}
         service = self.control(
             key, f"lots-service-{match.id}", "Draw lots (service, commit-reveal)",
-            f"Lots by the service, match {match.id}",
-            DrawLots(match=match.id, method="service"), primary=True,
+            f"Lots by the service, match {match.id}"
+            + ("" if game == 1 else f", game {game}"),
+            DrawLots(match=match.id, method="service", **at), primary=True,
         )
         whites = self.player_options(match, "white")
-        why = self.refusal(DrawLots(match=match.id, method="physical", white=whites[0].value))
+        why = self.refusal(
+            DrawLots(match=match.id, method="physical", white=whites[0].value, **at)
+        )
         physical = Form(
             id=key, name=f"lots-physical-form-{match.id}", title="Physical draw",
             fields=(FormField(
@@ -1125,11 +1156,16 @@ class _Builder:
             actions=(FormAction(
                 name=f"lots-physical-{match.id}", label="Record physical draw",
                 summary=f"Physical lots, match {match.id}",
-                command={"type": "lots", "match": match.id, "method": "physical"},
+                command={"type": "lots", "match": match.id, "method": "physical", **at},
             ),),
             enabled=why is None, refusal=why,
         )
-        return LotsPanel(title="Lots for White in game 1", service=service, physical=physical)
+        stage = match.rules.stage_of(game)
+        title = "Lots for White in game 1" if game == 1 else (
+            f"New drawing of colours: White in game {game}"
+            + (f" ({stage.name})" if stage is not None else "")
+        )
+        return LotsPanel(title=title, service=service, physical=physical)
 
     def toss(self, match: Match) -> TossPanel:
         key = f"toss:{match.id}"
@@ -1173,11 +1209,20 @@ class _Builder:
             ),),
             enabled=why is None, refusal=why,
         )
-        return TossPanel(
-            title="Armageddon coin toss",
-            hint="The winner of the toss chooses the colour (GCT 2015 reg. 10 c).",
-            service=service, physical=physical,
-        )
+        decider = match.rules.decider
+        if isinstance(decider, DecidingLot):
+            title = decider.name
+            hint = "The winner of the drawing advances" + (
+                f" ({decider.rule})." if decider.rule else "."
+            )
+        else:
+            name = decider.name if decider is not None else "Decider"
+            rule = getattr(decider, "colours_rule", "")
+            title = f"{name} coin toss"
+            hint = "The winner of the toss chooses the colour" + (
+                f" ({rule})." if rule else "."
+            )
+        return TossPanel(title=title, hint=hint, service=service, physical=physical)
 
     def colours(self, match: Match, toss: Draw) -> ColoursPanel:
         winner = toss.winner or ""
@@ -1189,24 +1234,42 @@ class _Builder:
         else:
             how = "Physical toss."
         key = f"colours:{match.id}"
-        decider = match.decider
+        control = match.decider
+        decider = match.rules.decider
+        name = decider.name if decider is not None else "Decider"
+        if isinstance(decider, Armageddon):
+            odds = decider.draw_odds
+            black_note = " (draw odds)" if odds == "black" else ""
+            white_note = " (draw odds)" if odds == "white" else ""
+            if control is not None and control.initial_ms(Colour.WHITE) > control.initial_ms(
+                Colour.BLACK
+            ):
+                white_note = white_note or " (more time)"
+            hint = (
+                f"White has more time ({control}); a draw means {odds.capitalize()} wins."
+                if white_note == " (more time)" else f"{control}; a draw means "
+                f"{odds.capitalize()} wins."
+            )
+        else:
+            hint = f"{control}; a drawn game is followed by another, colours reversed."
+            black_note = white_note = ""
         return ColoursPanel(
-            title="Armageddon colours",
+            title=f"{name} colours",
             toss=how,
             winner=self.player(winner),
-            hint=f"White has more time ({decider}); a draw means Black wins.",
+            hint=hint,
             choices=(
                 self.control(
                     key, f"colours-winner-black-{match.id}",
-                    f"{self.name(winner)} takes Black (draw odds)",
-                    f"Armageddon colours, match {match.id}: {self.name(winner)} Black",
+                    f"{self.name(winner)} takes Black{black_note}",
+                    f"{name} colours, match {match.id}: {self.name(winner)} Black",
                     ChooseArmageddonColours(match=match.id, white=loser, black=winner),
                     primary=True,
                 ),
                 self.control(
                     key, f"colours-winner-white-{match.id}",
-                    f"{self.name(winner)} takes White (more time)",
-                    f"Armageddon colours, match {match.id}: {self.name(winner)} White",
+                    f"{self.name(winner)} takes White{white_note}",
+                    f"{name} colours, match {match.id}: {self.name(winner)} White",
                     ChooseArmageddonColours(match=match.id, white=winner, black=loser),
                 ),
             ),
@@ -1221,12 +1284,13 @@ class _Builder:
         clock = state.clocks.get(key)
         started = key in state.started_at
         control = state.time_control(match, game)
-        if game.kind is GameKind.ARMAGEDDON:
-            terms = armageddon_view(state, match.id)
+        if game.kind.decider:
+            terms = armageddon_view(state, match.id, game.number)
             time_control = (
-                f"{terms['time_control']}; a draw means Black wins" if terms is not None else ""
+                f"{terms['time_control']}; {_draw_words(terms['draw_means'])}"
+                if terms is not None else ""
             )
-            title = f"Game {game.number} · Armageddon"
+            title = f"Game {game.number} · {_game_label(match.rules, game)}"
         else:
             time_control = str(control) if control is not None else ""
             title = f"Game {game.number}"
@@ -1276,7 +1340,7 @@ class _Builder:
         )
 
     def rest(self, breach: RestBreach, players: Sequence[str | None]) -> RestView:
-        """A rest in words (GCT 2015 reg. 5), citing the rule, with who rests and until when."""
+        """A rest in words, citing the format's rule, with who rests and until when."""
         state = self.state
         limits = rules.constraints(state)
         rule = rules.rest_rule(state)
@@ -1317,7 +1381,7 @@ class _Builder:
     def start(
         self, match: Match, game: Game, clock_key: str, where: str
     ) -> tuple[Control, tuple[RestView, ...], Form | None]:
-        """The start, the rests it would cut short (GCT 2015 reg. 5), and the chief
+        """The start, the rests it would cut short (the format's breaks), and the chief
         arbiter's start all the same when one of them is a rule."""
         ident = {"match": match.id, "game": game.number}
         command = StartGame(**ident)
@@ -1385,7 +1449,7 @@ class _Builder:
 
     def consequences(self, after: PlayoffState) -> list[str]:
         """How the matches' outcomes differ in ``after``: winners decided, changed or
-        undone, and Armageddons needed (GCT 2015 reg. 10)."""
+        undone, and deciders needed."""
         before, now = self.state.chess, after.chess
         said = []
         final = final_match(now).id
@@ -1405,15 +1469,21 @@ class _Builder:
                 elif old is not None:
                     said.append(f"{round_name} is undecided again: {self.name(old)} no longer "
                                 f"{'the champion' if match.id == final else 'advances'}")
-            armageddon = now.game(match.id, ARMAGEDDON_NUMBER)
+            rules = match.rules if not match.bye else None
+            if rules is None or rules.decider is None:
+                continue
+            number = rules.decider_number
+            armageddon = now.game(match.id, number)
             if (
-                armageddon is not None and armageddon.kind is GameKind.ARMAGEDDON
+                armageddon is not None and armageddon.kind.decider
                 and armageddon.result is None and match.decision is None
-                and before.game(match.id, ARMAGEDDON_NUMBER) is None
+                and before.game(match.id, number) is None
             ):
+                name, rule = rules.decider.name, rules.decider.rule
                 said.append(
-                    f"{round_name} is level after two games: an Armageddon decides it "
-                    "(GCT 2015 reg. 10)"
+                    f"{round_name} is level after {_count(rules.regular_games)} games: "
+                    f"{'an' if name[:1].lower() in 'aeio' else 'a'} {name} decides it"
+                    + (f" ({rule})" if rule else "")
                 )
         return said
 
@@ -1606,7 +1676,7 @@ class _Builder:
     def voided(self, game: VoidedGame) -> str:
         """A game a correction voids: where, who, how it stood; it is played again."""
         where = f"{self.round_of(game.match)}, " + (
-            "Armageddon" if game.game == ARMAGEDDON_NUMBER else f"game {game.game}"
+            _decider_word(self.state.chess.match(game.match), game.game)
         )
         players = " – ".join(self.name(p) for p in (game.white, game.black) if p)
         if game.result is None:
@@ -1707,8 +1777,9 @@ class _Builder:
         if planned.kind is UnitKind.STANZA:
             return f"{self.lane_label(planned)} · stanza {planned.game}"
         what = f"game {planned.game}"
-        if planned.kind is UnitKind.ARMAGEDDON:
-            what += " (Armageddon)"
+        if planned.kind in (UnitKind.ARMAGEDDON, UnitKind.SUDDEN_DEATH):
+            decider = self.state.chess.match(planned.match).rules.decider
+            what += f" ({decider.name if decider is not None else 'decider'})"
         return f"{self.lane_label(planned)} · {what}"
 
     def plan_players(self, planned: PlannedGame) -> str:
@@ -1888,14 +1959,17 @@ class _Builder:
         record = dict(draw.record)
         where = self.round_of(draw.match)
         if draw.kind == "lots":
-            text = f"Lots, {where}: {self.name(draw.white)} has White in game 1"
+            text = f"Lots, {where}: {self.name(draw.white)} has White in game {draw.game}"
         else:
             outcome = record.get("outcome")
             how = ""
             if isinstance(outcome, dict) and outcome.get("face"):
                 how = (f"{self.name(str(outcome.get('caller')))} called {outcome.get('call')}, "
                        f"the coin showed {outcome.get('face')}; ")
-            text = f"Armageddon coin toss, {where}: {how}won by {self.name(draw.winner)}"
+            decider = self.state.chess.match(draw.match).rules.decider
+            name = decider.name if decider is not None else "Armageddon"
+            what = name if isinstance(decider, DecidingLot) else f"{name} coin toss"
+            text = f"{what}, {where}: {how}won by {self.name(draw.winner)}"
         method: Literal["commit-reveal", "physical"] = (
             "commit-reveal" if record.get("method") == "commit-reveal" else "physical"
         )
@@ -2035,7 +2109,7 @@ class _Builder:
         )
 
     def time_control_form(self) -> Form | None:
-        """GCT 2015 reg. 5: the time limits of matches not begun may be shortened."""
+        """The time limits of matches not begun may be shortened (as the format allows)."""
         state = self.state
         if state.playoff is None:
             return None
@@ -2059,7 +2133,8 @@ class _Builder:
         plan = self.ctx.plan
         return Form(
             id="time-control", name="time-control", title="Shorten the time control",
-            hint="GCT 2015 reg. 5: only shorter, and only for matches not begun.",
+            hint=(f"{state.format.shortening_rule}: " if state.format.shortening_rule else "")
+            + "only shorter, and only for matches not begun.",
             fields=(
                 FormField(name="time_control", label="New time control", input="text",
                           placeholder="e.g. G/15+5", max_length=200, clear_after=True,
@@ -2127,3 +2202,44 @@ def _reason(test_id: str, placeholder: str | None = None) -> FormField:
         name="reason", label="Reason (required)", input="text", min_length=3, max_length=300,
         placeholder=placeholder, clear_after=True, test_id=test_id,
     )
+
+
+def _tossed(rules: MatchFormat) -> bool:
+    """The decider game's colours are chosen by the winner of a coin toss."""
+    decider = rules.decider
+    return isinstance(decider, Armageddon | SuddenDeath) and decider.colours == "toss"
+
+
+def _game_label(rules: MatchFormat, game: Game) -> str:
+    """"Armageddon" for a decider game; a stage's name where the match has several."""
+    if game.kind.decider:
+        return rules.decider.name if rules.decider is not None else "Decider"
+    stage = rules.stage_of(game.number)
+    return stage.name if stage is not None and len(rules.stages) > 1 else ""
+
+
+def _decider_word(match: Match, number: int) -> str:
+    rules = match.rules
+    if match.kind_of(number) is GameKind.ARMAGEDDON and rules.decider is not None:
+        return rules.decider.name
+    return f"game {number}"
+
+
+def _draw_words(draw_means: str) -> str:
+    if draw_means == "replay":
+        return "a draw means another game"
+    return f"a draw means {draw_means.split()[0].capitalize()} wins"
+
+
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def _count(n: int) -> str:
+    return _COUNTS.get(n, str(n))
+
+
+def _over(rules: MatchFormat, played: int) -> str:
+    if len(rules.stages) == 1:
+        return f"the {_count(played)} regular games"
+    names = [s.name for first, s in rules.stage_starts() if first <= played]
+    return f"{_count(played)} games ({', '.join(names)})"

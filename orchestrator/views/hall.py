@@ -27,11 +27,11 @@ holds no rules of its own. What it shows is chosen here, for the instant
 - **Pause in force.** None while a game or stanza is in play. Chess: a break of
   the schedule under way at ``now`` (its start has come, its end has not) and not
   overtaken by play: a break is over as soon as one of its players starts a
-  game, even before its planned end (the chief arbiter may start early, GCT 2015
-  reg. 5). When several are in force: the break after the main event first
-  (reg. 5: at least 30 minutes after the last main-event game of any play-off
-  player), then the interval of the players of the next game (reg. 5: at least
-  5, if possible 10, minutes between games), then the one that ends first. The
+  game, even before its planned end (the chief arbiter may start early, with a
+  reason). When several are in force: the break after the main event first (the
+  format's break after the last main-event game of any play-off player), then
+  the interval of the players of the next game (the format's least and preferred
+  intervals between games, or before a new stage), then the one that ends first. The
   pause is what the hall is told; the countdown still runs to the next game's
   start, which can be later than the pause's end (the organiser's earliest
   start, a moved start, another match's interval). Bridge extra boards: no
@@ -42,19 +42,21 @@ holds no rules of its own. What it shows is chosen here, for the instant
 - **Flag fall.** The game whose clock shows a fallen flag and that ended last is
   announced ("White's flag fell: 0-1", and who beat whom) from its flag until a
   game starts after it ended.
-- **Colours.** Known for games 1 and 2 once the lots are drawn (GCT 2015 regs.
-  6-9: game 2 reverses game 1), and for the Armageddon once the toss winner has
-  chosen (reg. 10 c). Until then the players are listed with a dash, never with
-  "v", and "colours by lot" or "colours by coin toss" is said.
+- **Colours.** Known for a stage's games once its lots are drawn (the stage's
+  games alternate from its first), and for a decider game once the toss winner
+  has chosen. Until then the players are listed with a dash, never with "v",
+  and "colours by lot" or "colours by coin toss" is said.
+- **Stages.** A game of a match played in several stages (a ladder) is shown
+  with its stage's name and time control, from the match's format.
 - **Armageddon banner.** The decider being played, else the next one to be played
-  (a match level after two games): who has White and Black and their times, the
-  increment and the draw odds (GCT 2015 reg. 10 b), or where the coin toss stands
-  (reg. 10 c).
+  (a match level after its stages): its name, who has White and Black and their
+  times, the increment and the draw odds (all from the match's format), or where
+  the coin toss stands.
 - **Marks and totals.** A game's points for each player come from the result
   (:attr:`~playoff_formats.model.Result.white_points`); a match's total counts
   the regular games (the decider decides, it scores nothing). The winner of the
-  final is the champion (reg. 2: the play-off determines the winner of the
-  tournament); the winner of any other match advances.
+  final is the champion (the play-off determines the winner of the tournament);
+  the winner of any other match advances.
 - **Bridge scores.** A board's scores and IMPs are shown once both tables have
   scored it, never before (a table still to play the board must not see the
   other table's score); a board without a swing shows 0 IMPs. Every set of extra
@@ -155,7 +157,7 @@ DUE_WITHIN = timedelta(seconds=1)
 clock taken a moment after the view's own, so a game planned "now" may lie a few
 milliseconds after ``ctx.now``."""
 
-_CITATION = re.compile(r"\s*\((?:reg\.|regs\.|GCT)[^)]*\)\s*$")
+_CITATION = re.compile(r"\s*\((?:[^()]*\s)?(?:reg|regs|art|arts|rule|rules)\.?\s[^)]*\)\s*$")
 _INITIAL = re.compile(r"^\w\.?$|^(?:\w\.)+$")
 _RESULT_TEXT = {
     Result.WHITE_WINS: "1-0",
@@ -193,6 +195,11 @@ class LiveGame(_Shown):
     time_control: str | None = Field(
         description="The time control played (None for the Armageddon: the banner gives it)"
     )
+    stage: str | None = Field(
+        default=None,
+        description='"Rapid 25+10": the stage of its match the game belongs to, where the '
+        "match is played in several stages",
+    )
     white: PlayerLabel
     black: PlayerLabel
 
@@ -201,6 +208,7 @@ class ArmageddonBanner(_Shown):
     """The decider being played (``on``), or the next one to be played (``next``)."""
 
     state: Literal["on", "next"]
+    name: str = Field(default="Armageddon", description="The decider's name, as its format says")
     match: int
     game: int
     when: str = Field(description='"now playing · Final · game 3" or "next · Final · game 3"')
@@ -209,10 +217,10 @@ class ArmageddonBanner(_Shown):
     white_time: str = Field(description="White's time in words: 6′")
     black_time: str
     times: str = Field(description="6′ v 5′")
-    increment: str = Field(description="+3 s from move 61, or no increment")
-    draw_rule: str = Field(description="draw = Black wins (GCT 2015 reg. 10 b)")
+    increment: str = Field(description="The increment in words (+N s from move M), or no increment")
+    draw_rule: str = Field(description="draw = Black wins (the format's draw odds)")
     colours: str | None = Field(
-        description="Where the colours stand while unknown: the coin toss (reg. 10 c)"
+        description="Where the colours stand while unknown: the coin toss, or the lots"
     )
 
 
@@ -221,7 +229,7 @@ class NextGame(_Shown):
 
     match: int
     game: int
-    kind: Literal["regular", "armageddon", "stanza"]
+    kind: Literal["regular", "armageddon", "sudden-death", "stanza"]
     label: str = Field(description='"Final · Game 1", "Final · Game 3 · Armageddon (if needed)"')
     players: list[PlayerLabel] = Field(description="White then Black once colours are known")
     colours_known: bool
@@ -394,7 +402,7 @@ class StanzaScheduled(_Shown):
 
 
 class PlacingRow(_Shown):
-    """A line of the final placings (GCT 2015 reg. 1: prizes; tour points)."""
+    """A line of the final placings (prizes; tour points)."""
 
     place: int
     id: str
@@ -634,16 +642,20 @@ class _Hall:
             if game is None:
                 continue
             match = playoff.match(key[0])
+            rules = match.rules
             armageddon = game.kind is GameKind.ARMAGEDDON
             control = None if armageddon else self.state.time_control(match, game)
+            decider = rules.decider
+            stage = rules.stage_of(game.number)
             games.append(LiveGame(
                 clock=f"{key[0]}:{key[1]}",
                 match=key[0],
                 game=key[1],
                 title=self.game_title(key[0], key[1]),
-                tag="Armageddon" if armageddon else None,
+                tag=decider.name if game.kind.decider and decider is not None else None,
                 armageddon=armageddon,
                 time_control=str(control) if control is not None else None,
+                stage=stage.name if stage is not None and len(rules.stages) > 1 else None,
                 white=self.player(game.white),
                 black=self.player(game.black),
             ))
@@ -701,12 +713,15 @@ class _Hall:
         return self.banner(*waiting, on=False) if waiting is not None else None
 
     def banner(self, match: Match, game: Game, *, on: bool) -> ArmageddonBanner:
-        terms = armageddon_view(self.state, match.id)
+        terms = armageddon_view(self.state, match.id, game.number)
         assert terms is not None  # the game exists and the match has a decider
         white_time, black_time = _minutes(terms["white_ms"]), _minutes(terms["black_ms"])
         known = game.white is not None and game.black is not None
         colours = None
-        if not known:
+        decider = match.rules.decider
+        if not known and getattr(decider, "colours", None) == "lots":
+            colours = "Colours by lot"
+        elif not known:
             tosses = self.state.draws_of("coin-toss", match.id)
             won_by = tosses[-1].winner if tosses else None
             colours = (
@@ -717,6 +732,7 @@ class _Hall:
         when = "now playing" if on else "next"
         return ArmageddonBanner(
             state="on" if on else "next",
+            name=str(terms["name"]),
             match=match.id,
             game=game.number,
             when=f"{when} · {self.match_names[match.id]} · game {game.number}",
@@ -772,9 +788,14 @@ class _Hall:
         else:
             playoff = self.state.chess
             label = self.game_title(planned.match, planned.game)
-            armageddon = planned.kind is UnitKind.ARMAGEDDON
-            if armageddon:
-                label += " · Armageddon"
+            rules = playoff.match(planned.match).rules
+            armageddon = planned.kind in (UnitKind.ARMAGEDDON, UnitKind.SUDDEN_DEATH)
+            stage = rules.stage_of(planned.game)
+            if armageddon and rules.decider is not None:
+                label += f" · {rules.decider.name}"
+            elif stage is not None and len(rules.stages) > 1:
+                control = self.state.time_control(playoff.match(planned.match), planned.game)
+                label += f" · {stage.name} · {control}"
             if planned.tentative:
                 label += " (if needed)"
             game = playoff.game(planned.match, planned.game)
@@ -784,7 +805,8 @@ class _Hall:
                 vs = " v ".join(p.short for p in players)
             else:
                 players = [self.player(p) for p in planned.players]
-                colours = "colours by coin toss" if armageddon else "colours by lot"
+                tossed = armageddon and getattr(rules.decider, "colours", None) == "toss"
+                colours = "colours by coin toss" if tossed else "colours by lot"
                 vs = f"{' – '.join(p.short for p in players)} ({colours})"
         estimate = not due and self.estimated(planned)
         at = self.at(planned.start)
@@ -960,7 +982,9 @@ class _Hall:
             bye=match.bye,
             final=final,
             players=rows,
-            decision=self.decision_text(match.decision) if match.decision is not None else None,
+            decision=(
+                self.decision_text(match.decision, match) if match.decision is not None else None
+            ),
         )
 
     def bracket_player(
@@ -970,7 +994,7 @@ class _Hall:
         total = 0.0
         counted = False
         for game in games:
-            armageddon = game.kind is GameKind.ARMAGEDDON
+            armageddon = game.kind.decider
             if game.result is None or who not in (game.white, game.black):
                 if not armageddon:  # a regular game to play: an empty box
                     marks.append(BracketMark(
@@ -995,16 +1019,23 @@ class _Hall:
             total=_points(total) if counted else "", outcome=outcome,
         )
 
-    def decision_text(self, decision: MatchDecision) -> str:
+    def decision_text(self, decision: MatchDecision, match: Match) -> str:
         """ "Sindarov beat Abdusattorov 1½–½": who won, whom, and how."""
         won = self.short(decision.winner)
         lost = self.short(decision.loser) if decision.loser is not None else ""
         if decision.method is DecisionMethod.BYE or not lost:
             return f"{won}: bye"
+        decider = match.rules.decider
+        name = decider.name if decider is not None else "decider"
         if decision.method is DecisionMethod.ARMAGEDDON_WIN:
-            return f"{won} beat {lost} in the Armageddon"
+            return f"{won} beat {lost} in the {name}"
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
-            return f"Armageddon drawn: {won}, with Black, beat {lost}"
+            side = getattr(decider, "draw_odds", "black").capitalize()
+            return f"{name} drawn: {won}, with {side}, beat {lost}"
+        if decision.method is DecisionMethod.SUDDEN_DEATH_WIN:
+            return f"{won} beat {lost} in {name.lower()}"
+        if decision.method is DecisionMethod.LOT:
+            return f"{won} beat {lost} on the drawing of lots"
         if decision.score is not None:
             return f"{won} beat {lost} {_points(decision.score[0])}–{_points(decision.score[1])}"
         return f"{won} beat {lost}"

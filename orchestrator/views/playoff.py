@@ -11,10 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from orchestrator.events import ArmageddonColoursChosen, ClockEvent, GameStarted, PlayoffEvent
 from orchestrator.events import ResultRecorded as _ResultRecorded
 from orchestrator.state import ArbiterChange, Draw, GameKey, PlayoffState
-from playoff_formats.builders.gct import bracket_json
+from playoff_formats.builders.format import bracket_json
 from playoff_formats.clock import Clock
+from playoff_formats.formats import Armageddon, MatchFormat, SuddenDeath
 from playoff_formats.model import Colour
-from playoff_formats.playoff import ARMAGEDDON_NUMBER, GameKind, champion
+from playoff_formats.playoff import champion
 
 __all__ = [
     "ClockView",
@@ -24,6 +25,7 @@ __all__ = [
     "draw_view",
     "event_extras",
     "playoff_view",
+    "stage_name",
 ]
 
 
@@ -66,8 +68,9 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
                 "started_at": _iso(state.started_at.get((g.match, g.number))),
                 "ended_at": _iso(state.ended_at.get((g.match, g.number))),
                 "armageddon": (
-                    armageddon_view(state, match.id) if g.kind is GameKind.ARMAGEDDON else None
+                    armageddon_view(state, match.id, g.number) if g.kind.decider else None
                 ),
+                "stage": stage_name(match.rules, g.number),
             }
             for g in playoff.games_of(match.id)
         ]
@@ -80,6 +83,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
         "regulation": state.regulation,
         "name": playoff.name,
         "names": state.names,
+        "format": bracket["format"],
         "participants": bracket["participants"],
         "matches": matches,
         "champion": champion(playoff),
@@ -165,14 +169,32 @@ def clock_view(key: GameKey, clock: Clock, at_ms: int) -> dict[str, Any]:
     }
 
 
-def armageddon_view(state: PlayoffState, match_id: int) -> dict[str, Any] | None:
-    """GCT 2015 reg. 10: who has White, the times, the increment, and the draw odds."""
+def stage_name(rules: MatchFormat, number: int) -> str | None:
+    """The name of the stage (or the decider) game ``number`` belongs to."""
+    stage = rules.stage_of(number)
+    if stage is not None:
+        return stage.name
+    return rules.decider.name if rules.decider is not None else None
+
+
+def armageddon_view(
+    state: PlayoffState, match_id: int, number: int | None = None
+) -> dict[str, Any] | None:
+    """The terms of a match's decider game (``number``, else its first): who has
+    White, the times, the increment, and the draw odds (``draw_means``: who wins a
+    drawn game; ``"replay"`` when a drawn game is followed by another)."""
     match = state.chess.match(match_id)
-    game = state.chess.game(match_id, ARMAGEDDON_NUMBER)
-    decider = match.decider
-    if game is None or decider is None:
+    rules = match.rules
+    decider = rules.decider
+    game = state.chess.game(match_id, number if number is not None else rules.decider_number)
+    if game is None or not game.kind.decider or not isinstance(
+        decider, Armageddon | SuddenDeath
+    ):
         return None
-    control = state.time_control(match, game) or decider
+    control = state.time_control(match, game) or decider.time_control
+    draw_means = (
+        f"{decider.draw_odds} wins" if isinstance(decider, Armageddon) else "replay"
+    )
     return {
         "white": game.white,
         "black": game.black,
@@ -180,7 +202,10 @@ def armageddon_view(state: PlayoffState, match_id: int) -> dict[str, Any] | None
         "black_ms": control.initial_ms(Colour.BLACK),
         "time_control": str(control),
         "increment": control.increment_words(),
-        "draw_means": "black wins",
+        "draw_means": draw_means,
+        "name": decider.name,
+        "game": game.number,
+        "rule": decider.rule,
     }
 
 
@@ -194,9 +219,12 @@ def event_extras(event: PlayoffEvent, after: PlayoffState) -> dict[str, Any]:
         if clock is not None and at_ms is not None:
             extras["clock"] = clock_view(event.key, clock, at_ms)
     if isinstance(event, ArmageddonColoursChosen) or (
-        isinstance(event, GameStarted) and event.game == ARMAGEDDON_NUMBER
+        isinstance(event, GameStarted)
+        and after.playoff is not None
+        and after.chess.match(event.match).kind_of(event.game).decider
     ):
-        terms = armageddon_view(after, event.match)
+        number = event.game if isinstance(event, GameStarted) else None
+        terms = armageddon_view(after, event.match, number)
         if terms is not None:
             extras["armageddon"] = terms
     return extras

@@ -1,0 +1,308 @@
+"""The views of a main event before its play-off: the play-off watch.
+
+A play-off is created once the main event is final; before that, while the last
+games are played, the arbiter console opens on the event itself
+(``/arbiter/events/{event_id}``) and shows what this module computes from the
+event's state and its foresight (:mod:`playoff_formats.foresight`): the pending
+games with a control for each result, the number of outcomes and those that need
+a play-off for first, its probability with the model named beside it, who can
+be first alone or in the play-off (counts and percentages), and the conditions
+in words. Each result control carries the exact request it sends; the page
+renders and sends, it computes nothing.
+
+The hall display of the event shows one line of the watch only while the chief
+arbiter has switched it on (:class:`~orchestrator.events.HallForesightSet`): a
+play-off that is only possible is not announced to the players by default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from orchestrator.state import EventState
+from playoff_formats.foresight import DRAW_RATES, Foresight, PendingGame
+from playoff_formats.model import IndividualEvent
+from playoff_formats.values import Result
+
+__all__ = [
+    "EventHallView",
+    "EventWatchView",
+    "event_hall_view",
+    "event_watch_view",
+    "percent",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Request(_Model):
+    """A request the page sends as it is: method, path and JSON body."""
+
+    method: Literal["POST", "PUT"]
+    path: str
+    body: dict[str, Any]
+
+
+class ResultControl(_Model):
+    label: str
+    request: Request
+    confirm: str = Field(description="Shown before the result is sent, to be confirmed")
+
+
+class PendingView(_Model):
+    round: int
+    white: str = Field(description="White's name")
+    black: str = Field(description="Black's name")
+    label: str
+    results: list[ResultControl]
+
+
+class PlayerWatch(_Model):
+    id: str
+    name: str
+    first_alone: float
+    in_playoff: float
+    first_alone_text: str = Field(description='"9 of 27 outcomes · 41.0%"')
+    in_playoff_text: str
+
+
+class ModelChoice(_Model):
+    value: str = Field(description="The ``time_control`` query value")
+    label: str
+
+
+class WatchView(_Model):
+    time_control: str = Field(description="The time control whose draw rate the model uses")
+    choices: list[ModelChoice] = Field(description="The time controls the arbiter may choose")
+    outcomes: int
+    exact: bool
+    playoff_outcomes: float
+    probability: float
+    probability_text: str
+    model: str = Field(description="The model the percentages are computed under")
+    headline: str
+    players: list[PlayerWatch]
+    conditions: list[str]
+    note: str | None = Field(default=None, description="How the figures were estimated")
+
+
+class HallSwitch(_Model):
+    on: bool
+    words: str
+    request: Request | None = Field(description="The switch, for the chief arbiter only")
+    refusal: str | None = None
+
+
+class PlayoffLink(_Model):
+    id: str
+    url: str
+
+
+class EventWatchView(_Model):
+    """The arbiter console of a main event: its pending games and the play-off watch."""
+
+    view: Literal["event"] = "event"
+    event_id: str
+    seq: int
+    role: Literal["chief", "arbiter"] = Field(description="Whose console this is")
+    title: str
+    subtitle: str
+    final: bool
+    pending: list[PendingView]
+    watch: WatchView | None
+    watch_error: str | None = None
+    next_step: str
+    build: ResultControl | None = Field(
+        default=None, description="Build the play-off: once final, when a tie for first needs one"
+    )
+    hall: HallSwitch
+    playoffs: list[PlayoffLink]
+
+
+class EventHallView(_Model):
+    """The hall display of a main event: its name, and the watch line when switched on."""
+
+    view: Literal["event-hall"] = "event-hall"
+    event_id: str
+    seq: int
+    title: str
+    line: str | None = Field(description="The play-off watch, only while the chief shows it")
+
+
+# --------------------------------------------------------------------------- building
+
+
+_RESULTS = (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+
+
+def percent(p: float) -> str:
+    """A probability as people read it: one decimal, never 0 % for a possible outcome."""
+    if 0 < p < 0.001:
+        return "<0.1%"
+    if 0.999 < p < 1:
+        return ">99.9%"
+    return f"{p:.1%}"
+
+
+def _count(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def _names(state: EventState) -> dict[str, str]:
+    event = state.event
+    if isinstance(event, IndividualEvent):
+        return {p.id: p.name for p in event.players}
+    return {t.id: t.name for t in event.teams}
+
+
+def _pending(state: EventState, names: dict[str, str]) -> list[PendingView]:
+    views = []
+    for game in state.pending:
+        white, black = names.get(game.white, game.white), names.get(game.black, game.black)
+        views.append(PendingView(
+            round=game.round, white=white, black=black,
+            label=f"Round {game.round}: {white} – {black}",
+            results=[_result_control(state.id, game, result, white, black)
+                     for result in _RESULTS],
+        ))
+    return views
+
+
+def _result_control(
+    event_id: str, game: PendingGame, result: Result, white: str, black: str
+) -> ResultControl:
+    words = {
+        Result.WHITE_WINS: f"{white} beats {black}",
+        Result.DRAW: f"{white} draws with {black}",
+        Result.BLACK_WINS: f"{black} beats {white}",
+    }[result]
+    label = "½-½" if result is Result.DRAW else result.value
+    return ResultControl(
+        label=label,
+        request=Request(
+            method="POST", path=f"/api/events/{event_id}/results",
+            body={"round": game.round, "white": game.white, "black": game.black,
+                  "result": result.value},
+        ),
+        confirm=f"Record {label} in round {game.round}: {words}?",
+    )
+
+
+def _choices() -> list[ModelChoice]:
+    return [
+        ModelChoice(value=kind, label=f"{kind} (draw rate {rate:.0%} between equal players)")
+        for kind, rate in DRAW_RATES.items()
+    ]
+
+
+def _watch(found: Foresight, time_control: str) -> WatchView:
+    total = found.outcomes
+    of = f"of {_count(total)} outcome{'s' if total != 1 else ''}"
+    probability = percent(found.probability)
+    if not found.pending:
+        headline = (
+            "Every result is in: a play-off for first is needed."
+            if found.playoff_outcomes else "Every result is in: no play-off for first is needed."
+        )
+    else:
+        headline = (
+            f"A play-off for first is needed in {_count(found.playoff_outcomes)} {of} "
+            f"of the {len(found.pending)} pending game{'s' if len(found.pending) != 1 else ''}."
+        )
+    players = [
+        PlayerWatch(
+            id=p.id, name=p.name, first_alone=p.first_alone, in_playoff=p.in_playoff,
+            first_alone_text=f"{_count(p.first_alone)} {of} · {percent(p.p_first_alone)}",
+            in_playoff_text=f"{_count(p.in_playoff)} {of} · {percent(p.p_in_playoff)}",
+        )
+        for p in sorted(
+            found.players, key=lambda p: (-(p.p_first_alone + p.p_in_playoff), p.name)
+        )
+        if p.first_alone or p.in_playoff
+    ]
+    note = None
+    if not found.exact:
+        note = (
+            f"Too many outcomes to look at each: estimated from {found.sample:,} drawn at "
+            f"random, standard error at most {percent(found.error or 0)}"
+        )
+    return WatchView(
+        time_control=time_control, choices=_choices(), outcomes=total, exact=found.exact,
+        playoff_outcomes=found.playoff_outcomes,
+        probability=found.probability, probability_text=probability, model=found.model,
+        headline=headline, players=players, conditions=list(found.conditions), note=note,
+    )
+
+
+def event_watch_view(
+    state: EventState, found: Foresight | None, role: str, error: str | None = None,
+    time_control: str = "classical",
+) -> dict[str, Any]:
+    """What the arbiter console shows of ``state`` (``found``: its foresight under the
+    draw rate of ``time_control``, or None with ``error`` saying why there is none)
+    to a token of ``role``."""
+    names = _names(state)
+    event = state.event
+    count = len(state.pending)
+    build = None
+    if count:
+        subtitle = f"{event.regulation} · {count} game{'s' if count != 1 else ''} pending"
+        next_step = (
+            "Record each result as it comes in: the play-off watch is computed again at "
+            "once. The play-off can be built when every game has its result."
+        )
+    elif state.playoffs:
+        subtitle = f"{event.regulation} · every result in"
+        next_step = "The play-off is built: open its console below."
+    elif found is not None and found.playoff_outcomes:
+        subtitle = f"{event.regulation} · every result in"
+        next_step = "Every result is in: the standings are final, and first place is tied."
+        build = ResultControl(
+            label="Build the play-off",
+            request=Request(method="POST", path=f"/api/events/{state.id}/playoff", body={}),
+            confirm="Build the play-off the regulation prescribes, seeded by the tie-breaks? "
+            "It is built once: its lots and schedule follow at once.",
+        )
+    else:
+        subtitle = f"{event.regulation} · every result in"
+        next_step = "Every result is in: the standings are final, with no tie for first."
+    chief = role == "chief"
+    hall = HallSwitch(
+        on=state.hall_foresight,
+        words=(
+            "The hall display shows the play-off watch." if state.hall_foresight
+            else "The hall display does not show the play-off watch (the default)."
+        ),
+        request=Request(
+            method="PUT", path=f"/api/events/{state.id}/hall-foresight",
+            body={"on": not state.hall_foresight},
+        ) if chief else None,
+        refusal=None if chief else "only the chief arbiter may switch it",
+    )
+    view = EventWatchView(
+        event_id=state.id, seq=state.seq, role="chief" if chief else "arbiter",
+        title=event.name, subtitle=subtitle,
+        final=not state.pending, pending=_pending(state, names),
+        watch=_watch(found, time_control) if found is not None else None, watch_error=error,
+        next_step=next_step, build=build, hall=hall,
+        playoffs=[PlayoffLink(id=p, url=f"/arbiter/{p}") for p in state.playoffs],
+    )
+    return view.model_dump(mode="json")
+
+
+def event_hall_view(state: EventState, found: Foresight | None) -> dict[str, Any]:
+    """What the hall display shows of ``state``: the watch line only when switched on."""
+    line = None
+    if state.hall_foresight and found is not None and found.pending:
+        line = (
+            f"Play-off watch: a play-off for first in {_count(found.playoff_outcomes)} of "
+            f"{_count(found.outcomes)} outcomes of the games still in play, "
+            f"{percent(found.probability)} likely ({found.model})"
+        )
+    return EventHallView(
+        event_id=state.id, seq=state.seq, title=state.event.name, line=line,
+    ).model_dump(mode="json")
