@@ -14,9 +14,10 @@ from typing import Any
 
 from orchestrator.events import ExtraBoardsCreated, PlayoffCreated
 from playoff_formats import lots
-from playoff_formats.builders.gct import gct2015_playoff
+from playoff_formats.builders.format import build_playoff
 from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.errors import PlayoffError
+from playoff_formats.formats import PlayoffFormat
 from playoff_formats.model import Event, IndividualEvent, TeamEvent, TeamMatch
 from playoff_formats.scoring import imps
 from playoff_formats.standings import Standings
@@ -35,6 +36,8 @@ class PlayoffOptions:
     deadline: datetime | None = None
     not_before: datetime | None = None
     generic: bool = False
+    format: PlayoffFormat | None = None
+    """The organiser's own play-off format, in place of the regulation's."""
 
 
 def playoff_created(
@@ -46,17 +49,21 @@ def playoff_created(
     now: datetime,
     new_seed: Callable[[], bytes],
     utc_offset: timedelta = timedelta(0),
+    prescribed: PlayoffFormat | None = None,
 ) -> PlayoffCreated:
-    """The play-off a tie for first requires (GCT 2015 regs. 2 and 6-10)."""
+    """The play-off a tie for first requires, in the format the regulation prescribes
+    (``prescribed``) or the organiser's own (``options.format``)."""
     if not standings.playoff:
         raise PlayoffError("nobody is tied for first place: there is no play-off to create")
-    if standings.regulation != "gct2015" or not isinstance(event, IndividualEvent):
+    format = options.format or prescribed
+    if format is None or not isinstance(event, IndividualEvent):
         raise PlayoffError(
-            f"{standings.regulation} prescribes no play-off format this service can build"
+            f"{standings.regulation} prescribes no play-off format this service can build; "
+            "give the organiser's own format"
         )
     seeds, seeding_draw = seeds_by_lots(playoff_id, standings, new_seed)
-    playoff = gct2015_playoff(
-        seeds, generic=options.generic, playoff_id=playoff_id, name=event.name
+    playoff = build_playoff(
+        format, seeds, generic=options.generic, playoff_id=playoff_id, name=event.name
     )
     # A player whose last game has no end time is taken to have finished when the
     # play-off is created: the arbiter creates it after the last game.

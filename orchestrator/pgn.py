@@ -7,6 +7,7 @@ import io
 import chess.pgn
 
 from orchestrator.state import PlayoffState
+from playoff_formats.formats import Armageddon
 from playoff_formats.model import Result
 from playoff_formats.playoff import GameKind
 from playoff_formats.timecontrol import TimeControl
@@ -54,8 +55,18 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         if tc is not None:
             pgn.headers["TimeControl"] = _pgn_time_control(tc)
             pgn.headers["PlayoffTimeControl"] = str(tc)
-        if game.kind is GameKind.ARMAGEDDON:
-            pgn.headers["Armageddon"] = "A draw means Black wins (GCT 2015 reg. 10 b)"
+        rules = match.rules
+        stage = rules.stage_of(game.number)
+        if stage is not None and len(rules.stages) > 1:
+            pgn.headers["PlayoffStage"] = stage.name
+        decider = rules.decider
+        if game.kind is GameKind.ARMAGEDDON and isinstance(decider, Armageddon):
+            cite = f" ({decider.draw_rule})" if decider.draw_rule else ""
+            pgn.headers[decider.name.replace(" ", "")] = (
+                f"A draw means {decider.draw_odds.capitalize()} wins{cite}"
+            )
+        elif game.kind is GameKind.SUDDEN_DEATH and decider is not None:
+            pgn.headers["PlayoffStage"] = decider.name
         if not game.result.played:
             double = game.result is Result.DOUBLE_FORFEIT
             pgn.headers["Termination"] = "double forfeit" if double else "forfeit"

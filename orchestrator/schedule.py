@@ -1,6 +1,6 @@
 """The schedule of a play-off as it stands: the pure planner fed from the state.
 
-The planner (:mod:`playoff_formats.schedule`) takes the regulation's breaks, the
+The planner (:mod:`playoff_formats.schedule`) takes the format's breaks, the
 actual starts and ends, and the arbiter's overrides as the state holds them
 (:class:`~playoff_formats.schedule.Overrides`, one model for both), and the time
 now: the schedule re-flows as games end early or late.
@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from orchestrator.state import PlayoffState
-from playoff_formats.builders.gct import REST_RULE
 from playoff_formats.errors import PlayoffError
 from playoff_formats.schedule import (
     Actuals,
@@ -27,19 +26,33 @@ __all__ = ["constraints", "plan", "planned_start", "previous_ends", "rest_rule"]
 
 
 def rest_rule(state: PlayoffState) -> str:
-    """The regulation's rule for the breaks, as cited to arbiters."""
-    return "" if state.extra is not None else REST_RULE
+    """The format's rule for the breaks, as cited to arbiters."""
+    return "" if state.extra is not None else state.format.breaks.rule
 
 
 def constraints(state: PlayoffState) -> Constraints:
-    """What the regulation and the organiser impose on this play-off's schedule."""
-    return Constraints(
+    """What the format and the organiser impose on this play-off's schedule."""
+    limits = Constraints(
         main_event_ended=state.main_event_ended,
         not_before=state.not_before,
         deadline=state.deadline,
         utc_offset=state.utc_offset,
         names=state.names,
     )
+    if state.playoff is None:
+        return limits
+    breaks = state.format.breaks
+    rule = breaks.rule
+    # Inside its own regulation's words a rule is cited short: "reg. 5".
+    short = rule[rule.find("reg"):] if rule.find("reg") > 0 else rule
+    return limits.model_copy(update={
+        "break_after_main_event": breaks.before,
+        "min_interval": breaks.interval,
+        "preferred_interval": breaks.preferred,
+        "stage_interval": breaks.stage_interval,
+        "stage_preferred_interval": breaks.stage_preferred,
+        "rule": short,
+    })
 
 
 def previous_ends(state: PlayoffState) -> dict[str, datetime]:
@@ -87,8 +100,8 @@ def plan(state: PlayoffState, now: datetime) -> Plan:
         })
         return plan_stanzas(stanzas, bridge, Actuals(games=games), now=now)
     playoff = state.chess
-    # A pinned start matters while its game is still to play: an Armageddon pinned in
-    # advance is dropped when its match is decided in two games.
+    # A pinned start matters while its game is still to play: a decider game pinned in
+    # advance is dropped when its match is decided before it.
     pins = tuple(
         pin for pin in state.overrides.pins
         if (pin.match, pin.game) not in state.started_at
