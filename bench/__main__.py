@@ -21,13 +21,14 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import fanout, restart, standings, store
+from bench import fanout, foresight, restart, standings, store
 
 BENCHMARKS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "standings": standings.run,
     "store": store.run,
     "restart": restart.run,
     "fanout": fanout.run,
+    "foresight": foresight.run,
 }
 
 
@@ -80,5 +81,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("names", nargs="*", metavar="NAME")
     parser.add_argument("--gacrux", type=Path, help="the folder of Gacrux's tiebreakchecker.py")
+    parser.add_argument(
+        "--workers", type=int,
+        help="fanout: one worker against this many sharing PostgreSQL and Redis, in place "
+             "of the single-process report",
+    )
     options = parser.parse_args()
+    if options.workers is not None:
+        if options.workers < 1:
+            parser.error("--workers takes a count of 1 or more")
+        BENCHMARKS["fanout"] = functools.partial(fanout.run_workers, options.workers)
     sys.exit(main(options.names, options.gacrux))

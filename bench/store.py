@@ -111,8 +111,9 @@ def run(repeat: int = 3, events: int = 100_000, streams: int = 100) -> list[dict
          "value": group_rate, "unit": "appends/s"},
         {"benchmark": "  mean appends per commit (64 appenders)", "value": group_size,
          "unit": "appends"},
-        {"benchmark": f"restart: open + fold {events:,} events in {streams} streams",
-         "value": restart * 1000, "unit": "ms"},
+        {"benchmark": f"store level: open + read every one of {events:,} events "
+                      f"in {streams} streams",
+         "value": restart * 1000, "unit": "ms", "target": 300},
         {"benchmark": f"  size of the {events:,}-event log", "value": size_mb, "unit": "MB"},
     ]
 

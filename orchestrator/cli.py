@@ -10,7 +10,6 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from enum import StrEnum
-from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,10 +18,14 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-from orchestrator.files import demo_event, read_event, resolve_regulation
+from orchestrator.files import demo_event, read_event, read_playoff_format, resolve_regulation
+from orchestrator.tables import cell_text as _cell
+from orchestrator.tables import (
+    print_standings,
+    text_table,
+)
+from orchestrator.tables import write_plain as _write
 from playoff_formats.errors import PlayoffError
-from playoff_formats.regulations import CriteriaRegulation, Regulation
-from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import points as score_text
 
 # Each command imports what only it needs (the play-off builders, the models, the
@@ -132,17 +135,111 @@ def standings(
     file: FileArg, regulation: RegulationOpt = None, format: FormatOpt = OutputFormat.table
 ) -> None:
     """Compute the standings and explain every tie split."""
+    from orchestrator.entry import standings as print_the_standings
+
+    code = print_the_standings(file, regulation, format.value)
+    if code:
+        raise typer.Exit(code=code)
+
+
+class TimeControlKind(StrEnum):
+    classical = "classical"
+    rapid = "rapid"
+    blitz = "blitz"
+
+
+@app.command()
+def foresight(
+    file: FileArg,
+    regulation: RegulationOpt = None,
+    draw_rate: Annotated[
+        float | None,
+        typer.Option("--draw-rate", min=0.0, max=0.99,
+                     help="Share of draws between equal players (default: by --time-control)"),
+    ] = None,
+    time_control: Annotated[
+        TimeControlKind, typer.Option("--time-control", help="Sets the default draw rate")
+    ] = TimeControlKind.classical,
+    white_advantage: Annotated[
+        float, typer.Option("--white-advantage", help="White's edge in Elo points")
+    ] = 35.0,
+    probability: Annotated[
+        list[str] | None,
+        typer.Option("--probability", "-p",
+                     help="A game's chances by hand: WHITE-BLACK=W/D/B (the players' ids), "
+                          "e.g. 3-7=0.3/0.5/0.2"),
+    ] = None,
+    format: FormatOpt = OutputFormat.table,
+) -> None:
+    """Before the last round: in which outcomes of the pending games (result "*")
+    a play-off for first is needed, who would be in it, and how likely it is."""
+    from orchestrator.files import is_trf, read_text
+    from playoff_formats.foresight import (
+        DRAW_RATES,
+        OutcomeModel,
+        foresee,
+        parse_event_with_pending,
+        parse_trf_with_pending,
+    )
+
     try:
-        event = read_event(Path(file))
+        text = read_text(Path(file))
+        read = parse_trf_with_pending if is_trf(file, text) else parse_event_with_pending
+        event, pending = read(text, file)
         rules = resolve_regulation(regulation, event)
-        result = rules.standings(event)
-    except PlayoffError as exc:
+        model = OutcomeModel(
+            draw_rate=DRAW_RATES[time_control.value] if draw_rate is None else draw_rate,
+            white_advantage=white_advantage,
+            by_hand=_chances_by_hand(probability or []),
+        )
+        result = foresee(event, pending, rules, model)
+    except (PlayoffError, ValueError) as exc:
         _fail(str(exc))
         return
     if format is OutputFormat.json:
         _print_json(result.to_json())
-    else:
-        print_standings(_console(), result, event.name, rules)
+        return
+    console = _console()
+    console.print(f"[bold]{event.name} ({result.regulation}): before the last results[/]",
+                  highlight=False)
+    how = "every one looked at" if result.exact else (
+        f"estimated from {result.sample:,} drawn at random, standard error at most "
+        f"{result.error:.2%}")
+    console.print(f"{len(result.pending)} pending games, {result.outcomes:,} outcomes ({how}).",
+                  highlight=False)
+    console.print(
+        f"A play-off for first in {result.playoff_outcomes:,.0f} of them; "
+        f"{result.probability:.1%} likely ({result.model}).", highlight=False)
+    rows = [
+        [p.name, f"{p.first_alone:,.0f}", f"{p.p_first_alone:.1%}", f"{p.in_playoff:,.0f}",
+         f"{p.p_in_playoff:.1%}"]
+        for p in sorted(result.players, key=lambda p: (-p.p_first_alone - p.p_in_playoff))
+        if p.first_alone or p.in_playoff
+    ]
+    _write(console, text_table(
+        ["Player", "First alone", "likely", "In the play-off", "likely"],
+        [False, True, True, True, True], rows))
+    for line in result.conditions:
+        _write(console, textwrap.fill(line, max(40, console.width - 2), subsequent_indent="  "))
+
+
+def _chances_by_hand(items: list[str]) -> dict[tuple[str, str], tuple[float, float, float]]:
+    chances: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for item in items:
+        game, _, values = item.partition("=")
+        white, _, black = game.partition("-")
+        parts = values.split("/")
+        try:
+            if not white or not black or len(parts) != 3:
+                raise ValueError
+            numbers = (float(parts[0]), float(parts[1]), float(parts[2]))
+        except ValueError:
+            raise ValueError(
+                f"--probability {item!r}: write WHITE-BLACK=W/D/B with the players' ids, "
+                "e.g. 3-7=0.3/0.5/0.2"
+            ) from None
+        chances[(white, black)] = numbers
+    return chances
 
 
 def _parse_amounts(text: str | None, option: str) -> list[str]:
@@ -179,12 +276,21 @@ def prizes(
 ) -> None:
     """Divide prize money and tour points (GCT 2015 reg. 1)."""
     from playoff_formats.placings import award_prizes
+    from playoff_formats.regulations import prize_rule
 
     money = _parse_amounts(prizes, "--prizes")
     tour = _parse_amounts(points, "--points")
     try:
         event = read_event(Path(file))
-        result = resolve_regulation(regulation, event).standings(event)
+        rules = resolve_regulation(regulation, event)
+        if prize_rule(rules) is None:
+            # The division of GCT 2015 reg. 1 is that text's, not a general rule.
+            _fail(
+                f"{rules.name} says nothing of prize money, so there is no rule to divide "
+                "it by; prizes follow GCT 2015 reg. 1 (--regulation gct2015)"
+            )
+            return
+        result = rules.standings(event)
         awards = award_prizes(result, money, tour, playoff_winner)
     except PlayoffError as exc:
         _fail(str(exc))
@@ -204,27 +310,42 @@ def bracket(
         bool,
         typer.Option(
             "--generic",
-            help="Allow a generic seeded knock-out for more than 8 players (outside GCT 2015)",
+            help="Allow the format's generic seeded knock-out beyond its brackets (outside "
+            "the text), where it has one",
         ),
     ] = False,
+    playoff_format: Annotated[
+        str | None,
+        typer.Option(
+            "--playoff-format",
+            help="The organiser's own play-off format (a .toml/.json file) or a built-in "
+            "format's name, in place of the regulation's",
+        ),
+    ] = None,
 ) -> None:
-    """Show the play-off that the standings require (GCT 2015 regs. 6-10)."""
-    from playoff_formats.builders.gct import bracket_json, gct2015_playoff
+    """Show the play-off that the standings require: its bracket and each match's ladder."""
+    from playoff_formats.builders.format import bracket_json, build_playoff
+    from playoff_formats.regulations import playoff_format as prescribed
 
     try:
         event = read_event(Path(file))
-        result = resolve_regulation(regulation, event).standings(event)
+        rules = resolve_regulation(regulation, event)
+        result = rules.standings(event)
         if not result.playoff:
             _fail("nobody is tied for first place: there is no play-off")
             return
-        if result.regulation != "gct2015":
+        chosen = (
+            read_playoff_format(playoff_format) if playoff_format is not None
+            else prescribed(rules, result)
+        )
+        if chosen is None:
             _fail(
                 f"{result.regulation} does not prescribe a play-off format; the tie between "
                 + ", ".join(result.playoff)
-                + " must be played off as the organiser arranges"
+                + " must be played off as the organiser arranges (--playoff-format FILE)"
             )
             return
-        playoff = gct2015_playoff(result.playoff, generic=generic, name=event.name)
+        playoff = build_playoff(chosen, result.playoff, generic=generic, name=event.name)
     except PlayoffError as exc:
         _fail(str(exc))
         return
@@ -281,11 +402,20 @@ def schema(
     frames: Annotated[
         bool, typer.Option("--frames", help="The websocket frames, both ways, instead")
     ] = False,
+    playoff_format: Annotated[
+        bool,
+        typer.Option("--playoff-format", help="An organiser's own play-off format, instead"),
+    ] = False,
 ) -> None:
-    """Print a JSON Schema: of the event format (default), the log's events, or the frames."""
-    if events and frames:
-        _fail("choose --events or --frames")
-    if events:
+    """Print a JSON Schema: of the event format (default), the log's events, the frames,
+    or a play-off format."""
+    if events + frames + playoff_format > 1:
+        _fail("choose one of --events, --frames and --playoff-format")
+    if playoff_format:
+        from playoff_formats.formats.custom import playoff_format_schema
+
+        _print_json(playoff_format_schema())
+    elif events:
         from orchestrator.protocol import events_schema
 
         _print_json(events_schema())
@@ -302,18 +432,42 @@ def schema(
 
 @app.command()
 def serve(
-    db: Annotated[Path, typer.Option("--db", help="The SQLite event log")] = Path("playoff.db"),
+    db: Annotated[
+        Path | None, typer.Option("--db", help="The SQLite event log [default: playoff.db]")
+    ] = None,
+    store: Annotated[
+        str | None,
+        typer.Option(
+            "--store", help="A PostgreSQL event log (postgresql://...), in place of --db"
+        ),
+    ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            help="Redis (redis://...) for several workers sharing the --store log "
+            "(docs/deploy.md)",
+        ),
+    ] = None,
     host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
     port: PortOpt = 8000,
 ) -> None:
     """Run the service."""
+    from orchestrator.settings import DeploymentError, check_deployment
+
+    try:
+        check_deployment(store, redis, db)
+    except DeploymentError as exc:
+        _fail(str(exc))
     _check_port(host, port)
     import uvicorn
 
     from orchestrator.app import create_app
     from orchestrator.settings import Settings
 
-    settings = Settings(db_path=db, host=host, port=port)
+    settings = Settings(
+        db_path=db or Path("playoff.db"), store_url=store, redis_url=redis, host=host, port=port
+    )
     uvicorn.run(create_app(settings), host=host, port=port, **_uvicorn_options("info"))
 
 
@@ -332,7 +486,8 @@ def demo(
     port: PortOpt = 8000,
 ) -> None:
     """The demo: a real round robin that ended in a three-way tie, and its play-off."""
-    from playoff_formats.builders.gct import bracket_json, gct2015_playoff
+    from playoff_formats.builders.format import bracket_json, build_playoff
+    from playoff_formats.regulations import playoff_format as prescribed
 
     made = None
     if serve:
@@ -356,7 +511,9 @@ def demo(
     result = rules.standings(event)
     console = _console()
     print_standings(console, result, event.name, rules)
-    playoff = gct2015_playoff(result.playoff, name=event.name)
+    demo_format = prescribed(rules, result)
+    assert demo_format is not None  # the demo's event ends in a tie its regulation plays off
+    playoff = build_playoff(demo_format, result.playoff, name=event.name)
     names = {row.id: row.name for row in result.rows}
     print_bracket(console, bracket_json(playoff), [], names)
     if made is None:
@@ -410,119 +567,6 @@ def _check_port(host: str, port: int) -> None:
             )
 
 
-NOT_APPLIED = "—"
-
-
-def print_standings(
-    console: Console, result: Standings, title: str, regulation: Regulation | None = None
-) -> None:
-    columns = _columns(result, regulation)
-    headers = ["Rank", "Name", "Score", *(key.replace("_", " ") for key in columns), "Play-off"]
-    right = [True, False, True, *(True for _ in columns), False]
-    # Chess scores read in halves (5½); bridge scores are VPs or HPs with decimals.
-    show_score = _cell if result.regulation.startswith("ebu") else score_text
-    not_applied = False
-    rows: list[list[str]] = []
-    for row in result.rows:
-        cells = []
-        for key in columns:
-            value = row.tiebreaks.get(key)
-            not_applied = not_applied or value is None
-            cells.append(NOT_APPLIED if value is None else _cell(value))
-        rows.append([
-            str(row.rank), row.name, show_score(row.score), *cells,
-            "yes" if row.playoff else "",
-        ])
-    console.print(f"[bold]{title} ({result.regulation})[/]", highlight=False)
-    console.out(text_table(headers, right, rows), highlight=False)
-    if not_applied:
-        console.print(
-            f"  {NOT_APPLIED} not applied: only players still tied when the regulation reaches "
-            "a criterion are compared by it.",
-            highlight=False,
-        )
-    if result.explanation:
-        console.print("[bold]How the ties were split[/]")
-        # Wrapped here, not by rich: a large Swiss has hundreds of these lines.
-        width = max(40, console.width - 2)
-        console.out("\n".join(
-            textwrap.fill(line, width, initial_indent="  ", subsequent_indent="    ")
-            for line in result.explanation
-        ), highlight=False)
-
-
-def _columns(result: Standings, regulation: Regulation | None) -> list[str]:
-    """The tiebreak columns in the regulation's order of criteria.
-
-    A list of criteria gives its order. A regulation that decides by rules of its
-    own (county1980, EBU 143.7) applies them in order to each tie, so the order
-    its steps took is its order; values that no step used keep the rows' order,
-    before them.
-    """
-    keys: list[str] = []
-    for row in result.rows:
-        keys.extend(k for k in row.tiebreaks if k not in keys)
-    if isinstance(regulation, CriteriaRegulation):
-        order = [lc.criterion.key for lc in regulation.criteria]
-    else:
-        order = _order_of_steps(result)
-    ranked = [k for k in order if k in keys]
-    return [k for k in keys if k not in ranked] + ranked
-
-
-def _order_of_steps(result: Standings) -> list[str]:
-    """The criteria in the order each tie met them, merged over every tie."""
-    sequences: dict[tuple[tuple[str, ...], int], list[str]] = {}
-    first_seen: list[str] = []
-    for step in result.steps:
-        sequence = sequences.setdefault((tuple(step.tied), step.first_place), [])
-        if step.criterion not in sequence:
-            sequence.append(step.criterion)
-        if step.criterion not in first_seen:
-            first_seen.append(step.criterion)
-    before: dict[str, set[str]] = {k: set() for k in first_seen}
-    for sequence in sequences.values():
-        for earlier, later in pairwise(sequence):
-            before[later].add(earlier)
-    order: list[str] = []
-    while len(order) < len(first_seen):
-        ready = [k for k in first_seen if k not in order and before[k] <= set(order)]
-        # Ties that met criteria in contradictory orders: first come, first placed.
-        order.append(ready[0] if ready else next(k for k in first_seen if k not in order))
-    return order
-
-
-
-
-def text_table(headers: list[str], right: list[bool], rows: list[list[str]]) -> str:
-    """Columns of text, aligned: a standings table of hundreds of players at once
-    (a rich ``Table`` measures every cell and takes the better part of a second)."""
-    from rich.cells import cell_len
-
-    widths = [cell_len(h) for h in headers]
-    for row in rows:
-        for i, cell in enumerate(row):
-            widths[i] = max(widths[i], cell_len(cell))
-
-    def line(cells: list[str]) -> str:
-        padded = []
-        for cell, width, is_right in zip(cells, widths, right, strict=True):
-            gap = " " * (width - cell_len(cell))
-            padded.append(gap + cell if is_right else cell + gap)
-        return " │ ".join(padded)
-
-    rule = "─┼─".join("─" * width for width in widths)
-    return "\n".join([line(headers), rule, *(line(row) for row in rows)])
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return " → ".join(_cell(v) for v in value)
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
 def print_bracket(
     console: Console, data: dict[str, Any], ties: list[list[str]], names: dict[str, str]
 ) -> None:
@@ -547,6 +591,31 @@ def print_bracket(
             match["decider"] or "",
         )
     console.print(table)
+    shown: list[dict[str, Any]] = []
+    for match in data["matches"]:
+        ladder = match.get("ladder")
+        if ladder is not None and ladder not in shown:
+            shown.append(ladder)
+    for ladder in shown:
+        played_by = [str(m["id"]) for m in data["matches"] if m.get("ladder") == ladder]
+        which = "match" if len(played_by) == 1 else "matches"
+        console.print(f"  {which.capitalize()} {', '.join(played_by)}:", highlight=False)
+        for stage in ladder["stages"]:
+            games = stage["games"]
+            numbers = f"game {games[0]}" if len(games) == 1 else f"games {games[0]}-{games[-1]}"
+            console.print(
+                f"    {stage['name']}: {numbers} at {stage['time_control']} "
+                f"({stage['colours_words']})",
+                highlight=False,
+            )
+        decider = ladder["decider"]
+        if decider is not None:
+            at = f" at {decider['time_control']}" if "time_control" in decider else ""
+            odds = (
+                f", a draw counts as a win for {decider['draw_odds'].capitalize()}"
+                if "draw_odds" in decider else ""
+            )
+            console.print(f"    then, if level: {decider['name']}{at}{odds}", highlight=False)
     for tie in ties:
         console.print(
             f"  {', '.join(names[p] for p in tie)} are level after every tiebreak: "
@@ -611,7 +680,9 @@ def _plain_points(points: Fraction) -> float | int:
 
 
 def main() -> None:
-    app()
+    from orchestrator.entry import main as playoff
+
+    playoff()
 
 
 if __name__ == "__main__":

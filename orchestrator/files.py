@@ -10,6 +10,7 @@ from playoff_formats.io.trf import TrfEvent, read_trf
 from playoff_formats.regulations import Regulation, get_regulation, kind_refusal
 
 if TYPE_CHECKING:
+    from playoff_formats.formats import PlayoffFormat
     from playoff_formats.model import Event, IndividualEvent
 
 DEMO_EVENT = "uzchess-cup-masters-2025.json"
@@ -39,14 +40,15 @@ def read_event(path: Path) -> Event | TrfEvent:
     and their validation are loaded only for a JSON document.
     """
     text = read_text(path)
-    if _is_trf(str(path), text):
+    if is_trf(str(path), text):
         return read_trf(text, str(path))
     from playoff_formats.io.json_event import load_event
 
     return load_event(text, str(path))
 
 
-def _is_trf(filename: str, text: str) -> bool:
+def is_trf(filename: str, text: str) -> bool:
+    """Whether ``text`` is read as a TRF: by its file's extension, else by its start."""
     lowered = filename.lower()
     if lowered.endswith(_TRF_EXTENSIONS):
         return True
@@ -92,3 +94,21 @@ def _regulation(name_or_file: str | None, event: Event | TrfEvent) -> Regulation
 
         return regulation_from_text(read_text(path), str(path))
     return get_regulation(name_or_file)
+
+
+def read_playoff_format(name_or_file: str) -> PlayoffFormat:
+    """A built-in play-off format by name, or an organiser's own from a ``.toml`` or
+    ``.json`` file; an :class:`InputError` saying where and why if refused."""
+    from playoff_formats.formats import BUILT_IN
+    from playoff_formats.formats.custom import format_from_text
+
+    path = Path(name_or_file)
+    if path.suffix.lower() in (".toml", ".json") or path.exists():
+        return format_from_text(read_text(path), str(path))
+    found = BUILT_IN.get(name_or_file)
+    if found is None:
+        raise InputError(
+            f"no built-in play-off format {name_or_file!r} and no such file; built in: "
+            + ", ".join(BUILT_IN)
+        )
+    return found

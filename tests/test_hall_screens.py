@@ -20,7 +20,8 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import timedelta
 from itertools import combinations
 from pathlib import Path
@@ -211,24 +212,48 @@ def ready(page: Page, scene: str) -> None:
     page.wait_for_timeout(150)  # a frame for the countdown and the names to settle
 
 
+Screen = Callable[[str, int, int], "Page"]
+
+
+@pytest.fixture(scope="module")
+def screen(browser: Browser) -> Iterator[Screen]:
+    """A page for each address, opened once and then turned to each screen size (as
+    when a screen is rotated or changed): a page load per size would cost the suite
+    a second each. Each page is checked at the end for REST reads, as any other."""
+    with ExitStack() as stack:
+        pages: dict[str, Page] = {}
+
+        def at(url: str, width: int, height: int) -> Page:
+            if url not in pages:
+                pages[url] = stack.enter_context(opened(browser, url, width, height))
+            page = pages[url]
+            page.set_viewport_size({"width": width, "height": height})
+            # Two frames: the resize handled, then the names fitted to the new size.
+            page.evaluate("() => new Promise((done) => requestAnimationFrame("
+                          "() => requestAnimationFrame(done)))")
+            return page
+
+        yield at
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("scene", SCENES)
 def test_the_page_fits_the_screen_without_scrolling(
-    browser: Browser, scenes: dict[str, Playoff], scene: str, width: int, height: int
+    screen: Screen, scenes: dict[str, Playoff], scene: str, width: int, height: int
 ) -> None:
     playoff = scenes[scene]
-    with opened(browser, playoff.url, width, height) as page:
-        ready(page, scene)
-        path = save_screenshot(page, f"hall-{scene}-{width}x{height}", animations="disabled")
-        text = check(page, width, height)
-        stage = page.get_by_test_id("stage").bounding_box()
-        side = page.get_by_test_id("side").bounding_box()
-        assert stage is not None and side is not None
-        if height > width:  # portrait: the bracket and schedule below the stage
-            assert side["y"] >= stage["y"] + stage["height"] - 1
-        else:
-            assert side["x"] >= stage["x"] + stage["width"] - 1
-        expect_scene(page, scene, text, width, height)
+    page = screen(playoff.url, width, height)
+    ready(page, scene)
+    path = save_screenshot(page, f"hall-{scene}-{width}x{height}", animations="disabled")
+    text = check(page, width, height)
+    stage = page.get_by_test_id("stage").bounding_box()
+    side = page.get_by_test_id("side").bounding_box()
+    assert stage is not None and side is not None
+    if height > width:  # portrait: the bracket and schedule below the stage
+        assert side["y"] >= stage["y"] + stage["height"] - 1
+    else:
+        assert side["x"] >= stage["x"] + stage["width"] - 1
+    expect_scene(page, scene, text, width, height)
     if path is not None and os.environ.get("UPDATE_DOCS_SCREENSHOTS"):
         # The docs' pictures: refreshed on request, so a test run leaves the tree clean.
         shutil.copyfile(path, ROOT / "docs" / f"hall-{scene}-{width}x{height}.png")
@@ -288,25 +313,25 @@ def long_names(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Playo
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_long_names_use_the_short_form_or_shrink_and_never_break_inside_a_word(
-    browser: Browser, long_names: tuple[Playoff, Playoff], width: int, height: int
+    screen: Screen, long_names: tuple[Playoff, Playoff], width: int, height: int
 ) -> None:
     for playoff, where in zip(long_names, ("idle-players", "game"), strict=True):
-        with opened(browser, playoff.url, width, height) as page:
-            page.get_by_test_id(where).wait_for(timeout=3000)
-            page.wait_for_function(
-                f"!{CLOCK.format(side='white')} || {CLOCK.format(side='white')}.textContent",
-                timeout=2000,
-            )
-            page.wait_for_timeout(150)
-            save_screenshot(page, f"hall-long-name-{where}-{width}x{height}")
-            check(page, width, height)
-            name = page.get_by_test_id(where).locator(f"[data-full='{LONG}']")
-            assert name.count() >= 1
-            shown = name.first.evaluate(
-                "e => [e.textContent, e.dataset.shown, parseFloat(getComputedStyle(e).fontSize)]"
-            )
-            assert shown[0] in (LONG, SHORT)
-            assert shown[0] == SHORT or shown[1] == "full"
+        page = screen(playoff.url, width, height)
+        page.get_by_test_id(where).wait_for(timeout=3000)
+        page.wait_for_function(
+            f"!{CLOCK.format(side='white')} || {CLOCK.format(side='white')}.textContent",
+            timeout=2000,
+        )
+        page.wait_for_timeout(150)
+        save_screenshot(page, f"hall-long-name-{where}-{width}x{height}")
+        check(page, width, height)
+        name = page.get_by_test_id(where).locator(f"[data-full='{LONG}']")
+        assert name.count() >= 1
+        shown = name.first.evaluate(
+            "e => [e.textContent, e.dataset.shown, parseFloat(getComputedStyle(e).fontSize)]"
+        )
+        assert shown[0] in (LONG, SHORT)
+        assert shown[0] == SHORT or shown[1] == "full"
 
 
 # --------------------------------------------------------------------------- a set played again
@@ -331,26 +356,26 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Playoff]:
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_a_set_played_again_keeps_the_first_on_the_board_and_fits(
-    browser: Browser, replayed: Playoff, width: int, height: int
+    screen: Screen, replayed: Playoff, width: int, height: int
 ) -> None:
-    with opened(browser, replayed.url, width, height) as page:
-        page.get_by_test_id("scoreboard").wait_for(timeout=3000)
-        page.wait_for_timeout(150)
-        save_screenshot(page, f"hall-set-2-{width}x{height}")
-        text = check(page, width, height)
-        earlier = page.get_by_test_id("earlier-set")
-        assert earlier.inner_text() == "Set 1: 0–0, still tied: played again"
-        assert page.get_by_test_id("stanza-number").inner_text() == "Stanza 6 (3 of 3, set 2)"
-        assert "IMPs, set 2, running total" in text
-        boards = page.locator("[data-testid=stanza-board]")
-        assert boards.evaluate_all("els => els.map(e => e.dataset.stanza)") == [
-            "4", "4", "5", "5", "6", "6"
-        ]
-        assert page.get_by_test_id("next-game").inner_text() == (
-            "If still tied after stanza 6, the extra boards are played again."
-        )
-        listed = page.get_by_test_id("stanza-list").locator("li .stanza-label").all_inner_texts()
-        assert listed == ["Stanza 4 · 2 boards", "Stanza 5 · 2 boards", "Stanza 6 · 2 boards"]
+    page = screen(replayed.url, width, height)
+    page.get_by_test_id("scoreboard").wait_for(timeout=3000)
+    page.wait_for_timeout(150)
+    save_screenshot(page, f"hall-set-2-{width}x{height}")
+    text = check(page, width, height)
+    earlier = page.get_by_test_id("earlier-set")
+    assert earlier.inner_text() == "Set 1: 0–0, still tied: played again"
+    assert page.get_by_test_id("stanza-number").inner_text() == "Stanza 6 (3 of 3, set 2)"
+    assert "IMPs, set 2, running total" in text
+    boards = page.locator("[data-testid=stanza-board]")
+    assert boards.evaluate_all("els => els.map(e => e.dataset.stanza)") == [
+        "4", "4", "5", "5", "6", "6"
+    ]
+    assert page.get_by_test_id("next-game").inner_text() == (
+        "If still tied after stanza 6, the extra boards are played again."
+    )
+    listed = page.get_by_test_id("stanza-list").locator("li .stanza-label").all_inner_texts()
+    assert listed == ["Stanza 4 · 2 boards", "Stanza 5 · 2 boards", "Stanza 6 · 2 boards"]
 
 
 # --------------------------------------------------------------------------- more players
@@ -394,15 +419,15 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[int, Playoff
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("count", [4, 8])
 def test_several_games_at_once_fit_too(
-    browser: Browser, many: dict[int, Playoff], count: int, width: int, height: int
+    screen: Screen, many: dict[int, Playoff], count: int, width: int, height: int
 ) -> None:
-    with opened(browser, many[count].url, width, height) as page:
-        page.wait_for_function(
-            f"document.querySelectorAll('[data-testid=game]').length === {count // 2}",
-            timeout=3000,
-        )
-        page.wait_for_timeout(150)
-        save_screenshot(page, f"hall-{count}-players-{width}x{height}")
-        check(page, width, height)
-        clocks = page.locator(".time[data-running=true]")
-        assert clocks.count() == count // 2
+    page = screen(many[count].url, width, height)
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=game]').length === {count // 2}",
+        timeout=3000,
+    )
+    page.wait_for_timeout(150)
+    save_screenshot(page, f"hall-{count}-players-{width}x{height}")
+    check(page, width, height)
+    clocks = page.locator(".time[data-running=true]")
+    assert clocks.count() == count // 2
