@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -101,6 +102,25 @@ def _uvicorn_options(log_level: str) -> dict[str, Any]:
         "ws_max_size": 65536,
         "timeout_graceful_shutdown": GRACEFUL_STOP_S,
     }
+
+
+def _run(app: Any, host: str, port: int, log_level: str) -> None:
+    """uvicorn's ``run``, but a stop first answers the views held for a change (the
+    event console's): uvicorn waits for every request before it stops."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            service = getattr(app.state, "service", None)
+            if service is not None:
+                service.release_held()
+            await super().shutdown(sockets)
+
+    server = Server(uvicorn.Config(app, host=host, port=port, **_uvicorn_options(log_level)))
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        sys.exit(3)  # as uvicorn's own run: the service never started
 
 
 KNOWN_COMPETITIONS = ("hubert-phillips-bowl",)
@@ -460,7 +480,6 @@ def serve(
     except DeploymentError as exc:
         _fail(str(exc))
     _check_port(host, port)
-    import uvicorn
 
     from orchestrator.app import create_app
     from orchestrator.settings import Settings
@@ -468,7 +487,7 @@ def serve(
     settings = Settings(
         db_path=db or Path("playoff.db"), store_url=store, redis_url=redis, host=host, port=port
     )
-    uvicorn.run(create_app(settings), host=host, port=port, **_uvicorn_options("info"))
+    _run(create_app(settings), host, port, "info")
 
 
 @app.command()
@@ -518,7 +537,6 @@ def demo(
     print_bracket(console, bracket_json(playoff), [], names)
     if made is None:
         return
-    import uvicorn
 
     from orchestrator.app import create_app
     from orchestrator.settings import Settings
@@ -537,7 +555,7 @@ def demo(
     console.print()
     for line in lines:  # one line each, however narrow the terminal: they are copied
         console.print(line, highlight=False, soft_wrap=True)
-    uvicorn.run(create_app(settings), host=host, port=port, **_uvicorn_options("warning"))
+    _run(create_app(settings), host, port, "warning")
 
 
 def _check_port(host: str, port: int) -> None:

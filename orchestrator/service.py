@@ -382,6 +382,13 @@ class Service:
             self._foresights[key] = (event, state.pending, found)
         return found
 
+    def release_held(self) -> None:
+        """Answer every request held for an event to change now, with the event as it
+        is: a stopping server need not wait out their holds."""
+        for changed in self._event_changes.values():
+            changed.set()
+        self._event_changes.clear()
+
     async def event_changed(self, event_id: str, after: int, timeout_s: float) -> EventState:
         """The event once its seq is past ``after``, or as it is after ``timeout_s``."""
         state = self.event(event_id)

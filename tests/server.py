@@ -92,6 +92,11 @@ class _Server(uvicorn.Server):
         if loop is not None:
             with contextlib.suppress(RuntimeError):  # its loop closed already
                 loop.call_soon_threadsafe(self._asked.set)
+                # Views held for a change (the event console's) are answered now:
+                # uvicorn waits for every request before it stops.
+                service = getattr(self.config.app.state, "service", None)
+                if service is not None:
+                    loop.call_soon_threadsafe(service.release_held)
 
 
 @contextmanager

@@ -168,3 +168,34 @@ async def test_sigterm_ends_the_service_in_time_while_a_display_reads_nothing(
         await reading.close()
         reader.cancel()
     stalled.transport.abort()
+
+
+def test_a_stop_answers_the_views_held_for_a_change_at_once(tmp_path: Path) -> None:
+    """The event console holds a view request until the event changes (up to 25 s); a
+    stop answers it with the event as it is rather than waiting out the hold."""
+    import threading
+
+    from tests.test_api_foresight import before_round_9
+
+    with (tmp_path / "serve.log").open("wb") as log, \
+            service_process(tmp_path / "log.db", log) as (process, base):
+        with httpx.Client(base_url=base, trust_env=False, timeout=10) as anonymous:
+            made = ok(anonymous.post("/api/events", content=json.dumps(before_round_9()),
+                                     headers={"Content-Type": "application/json"}))
+        held: list[httpx.Response] = []
+
+        def hold() -> None:
+            with httpx.Client(base_url=base, trust_env=False, timeout=30,
+                              headers={"Authorization": f"Bearer {made['chief_token']}"}) as http:
+                held.append(http.get(f"/api/events/{made['id']}/view",
+                                     params={"kind": "arbiter", "after": 10**6, "wait": 25}))
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        time.sleep(0.5)  # the request is held by now
+        asked = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=GRACEFUL_STOP_S + 5)
+        holder.join(timeout=5)
+        assert time.monotonic() - asked < GRACEFUL_STOP_S - 2
+        assert held and held[0].status_code == 200
