@@ -69,7 +69,8 @@ def print_standings(
     headers = ["Rank", "Name", "Score", *(key.replace("_", " ") for key in columns), "Play-off"]
     right = [True, False, True, *(True for _ in columns), False]
     # Chess scores read in halves (5½); bridge scores are VPs or HPs with decimals.
-    show_score = cell_text if result.regulation.startswith("ebu") else score_text
+    bridge = regulation is not None and regulation.ranks.game == "bridge"
+    show_score = cell_text if bridge else score_text
     not_applied = False
     rows: list[list[str]] = []
     for row in result.rows:
@@ -111,7 +112,7 @@ def _columns(result: Standings, regulation: Regulation | None) -> list[str]:
     """The tiebreak columns in the regulation's order of criteria.
 
     A list of criteria gives its order. A regulation that decides by rules of its
-    own (county1980, EBU 143.7) applies them in order to each tie, so the order
+    own (the county rules, EBU 143.7) applies them in order to each tie, so the order
     its steps took is its order; values that no step used keep the rows' order,
     before them.
     """
