@@ -189,6 +189,11 @@ def foresight(
                      help="A game's chances by hand: WHITE-BLACK=W/D/B (the players' ids), "
                           "e.g. 3-7=0.3/0.5/0.2"),
     ] = None,
+    special_prize: Annotated[
+        list[int] | None,
+        typer.Option("--special-prize", min=2,
+                     help="A position other than first with a special prize (repeatable)"),
+    ] = None,
     format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Before the last round: in which outcomes of the pending games (result "*")
@@ -212,7 +217,7 @@ def foresight(
             white_advantage=white_advantage,
             by_hand=_chances_by_hand(probability or []),
         )
-        result = foresee(event, pending, rules, model)
+        result = foresee(event, pending, rules, model, special_positions=special_prize or ())
     except (PlayoffError, ValueError) as exc:
         _fail(str(exc))
         return
@@ -241,6 +246,13 @@ def foresight(
         [False, True, True, True, True], rows))
     for line in result.conditions:
         _write(console, textwrap.fill(line, max(40, console.width - 2), subsequent_indent="  "))
+    names = {p.id: p.name for p in result.players}
+    for prize in result.special_prizes:
+        who = ", ".join(names[pid] for pid in prize.players) or "nobody"
+        console.print(
+            f"The special prize for position {prize.position} goes to a play-off in "
+            f"{prize.playoff_outcomes:,.0f} outcomes ({prize.probability:.1%} likely); "
+            f"who could be in it: {who}.", highlight=False)
 
 
 def _chances_by_hand(items: list[str]) -> dict[tuple[str, str], tuple[float, float, float]]:

@@ -49,6 +49,7 @@ __all__ = [
     "OutcomeModel",
     "PendingGame",
     "PlayerForesight",
+    "SpecialPrizeForesight",
     "foresee",
     "parse_event_with_pending",
     "parse_trf_with_pending",
@@ -229,6 +230,7 @@ class Foresight:
     conditions: tuple[str, ...]
     sample: int | None = None
     error: float | None = None
+    special_prizes: tuple[SpecialPrizeForesight, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -242,10 +244,32 @@ class Foresight:
             "players": [p.to_json() for p in self.players],
             "conditions": list(self.conditions),
         }
+        if self.special_prizes:
+            data["special_prizes"] = [p.to_json() for p in self.special_prizes]
         if not self.exact:
             data["sample"] = self.sample
             data["error"] = self.error
         return data
+
+
+@dataclass(frozen=True)
+class SpecialPrizeForesight:
+    """A special prize for a position other than first: in how many outcomes (and how
+    likely) the tiebreaks leave its winner undetermined, so that it goes to a play-off,
+    and who could be in one."""
+
+    position: int
+    playoff_outcomes: float
+    probability: float
+    players: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "playoff_outcomes": _count(self.playoff_outcomes),
+            "probability": self.probability,
+            "players": list(self.players),
+        }
 
 
 def _count(value: float) -> float | int:
@@ -268,13 +292,30 @@ def foresee(
     exact_limit: int = EXACT_LIMIT,
     sample: int = 200_000,
     seed: int = 2026,
+    special_positions: Sequence[int] = (),
 ) -> Foresight:
     """Every outcome of ``pending`` under ``regulation`` (exactly up to ``exact_limit``).
 
     ``event`` holds the finished games; ``regulation`` is the event's own (a
     :class:`~playoff_formats.regulations.base.CriteriaRegulation`).
+    ``special_positions``: the positions other than first that carry a special prize,
+    under a regulation that settles one by play-off when its tiebreaks cannot (GCT
+    2015 reg. 3); each outcome's standings are then computed whole, which takes about
+    a millisecond an outcome.
     """
     model = model or OutcomeModel()
+    special = sorted({p for p in special_positions})
+    if special:
+        if not getattr(regulation, "special_prize_playoffs", False):
+            raise ValueError(
+                f"{getattr(regulation, 'name', regulation)} settles no special prize by a "
+                "play-off: its tiebreaks decide every position"
+            )
+        if special[0] < 2 or special[-1] > len(event.players):
+            raise ValueError(
+                f"a special prize's position must be from 2 to {len(event.players)} "
+                "(first place has its own play-off)"
+            )
     _check_pending(event, pending)
     ratings = _ratings(event)
     chances = [model.chances(game, ratings) for game in pending]
@@ -357,7 +398,12 @@ def foresee(
         )
         for pid in order
     )
+    specials = (
+        _special_prizes(event, pending, regulation, special, chances, exact_limit, sample, seed)
+        if special else ()
+    )
     return Foresight(
+        special_prizes=specials,
         regulation=getattr(regulation, "name", str(regulation)),
         pending=tuple(pending),
         outcomes=total,
@@ -442,16 +488,70 @@ def _decider(
 def _first_by_standings(
     event: IndividualEvent, pending: Sequence[PendingGame], digits: Sequence[int], regulation: Any
 ) -> Decision:
-    played = [
-        Game(round=g.round, white=g.white, black=g.black, result=_RESULTS[d])
-        for g, d in zip(pending, digits, strict=True)
-    ]
-    finished = event.model_copy(update={"games": [*event.games, *played]})
-    standings = regulation.standings(finished)
+    standings = _standings_of(event, pending, digits, regulation)
     if standings.playoff:
         return None, tuple(standings.playoff)
     first = standings.groups[0]
     return (first[0], ()) if len(first) == 1 else (None, ())
+
+
+def _standings_of(
+    event: IndividualEvent, pending: Sequence[PendingGame], digits: Sequence[int], regulation: Any
+) -> Any:
+    played = [
+        Game(round=g.round, white=g.white, black=g.black, result=_RESULTS[d])
+        for g, d in zip(pending, digits, strict=True)
+    ]
+    return regulation.standings(event.model_copy(update={"games": [*event.games, *played]}))
+
+
+def _special_prizes(
+    event: IndividualEvent,
+    pending: Sequence[PendingGame],
+    regulation: Any,
+    positions: Sequence[int],
+    chances: Sequence[Sequence[float]],
+    exact_limit: int,
+    sample: int,
+    seed: int,
+) -> tuple[SpecialPrizeForesight, ...]:
+    from playoff_formats.regulations.gct2015 import special_prize_playoffs
+
+    total = 3 ** len(pending)
+    counts = dict.fromkeys(positions, 0.0)
+    likely = dict.fromkeys(positions, 0.0)
+    who: dict[int, set[str]] = {p: set() for p in positions}
+
+    def look(digits: Sequence[int], weight: float, p: float) -> None:
+        standings = _standings_of(event, pending, digits, regulation)
+        for position in positions:
+            groups = special_prize_playoffs(standings, [position])
+            if groups:
+                counts[position] += weight
+                likely[position] += p
+                who[position].update(groups[0])
+
+    if total <= exact_limit:
+        for _, digits, p in _every_outcome(chances):
+            look(digits, 1.0, p)
+    else:
+        # Fewer draws than for first place: each outcome is ranked whole here.
+        drawn = min(sample, 20_000)
+        rng = random.Random(seed)
+        for digits in _sampled([(1 / 3, 1 / 3, 1 / 3)] * len(pending), drawn, rng):
+            look(digits, total / drawn, 0.0)
+        for digits in _sampled(chances, drawn, rng):
+            look(digits, 0.0, 1 / drawn)
+    order = [p.id for p in event.players]
+    return tuple(
+        SpecialPrizeForesight(
+            position=position,
+            playoff_outcomes=counts[position],
+            probability=likely[position],
+            players=tuple(pid for pid in order if pid in who[position]),
+        )
+        for position in positions
+    )
 
 
 # --------------------------------------------------------------------------- in words

@@ -362,3 +362,48 @@ def test_a_trf_marks_a_pending_game_with_an_asterisk_in_both_lines(tmp_path: Pat
     run = playoff("foresight", str(path), "--format", "json")
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["outcomes"] == 81
+
+
+def drawn_round_robin() -> dict[str, Any]:
+    """Four players, three rounds, every game of rounds 1-2 drawn, round 3 pending."""
+    pairs = [[("A", "B"), ("C", "D")], [("A", "C"), ("B", "D")], [("D", "A"), ("B", "C")]]
+    games = [
+        {"round": r, "white": w, "black": b, "result": "*" if r == 3 else "1/2-1/2"}
+        for r, pairings in enumerate(pairs, start=1) for w, b in pairings
+    ]
+    return {"name": "Drawn", "regulation": "gct2015", "games": games,
+            "players": [{"id": p, "name": f"Player {p}", "rating": 2600} for p in "ABCD"]}
+
+
+def test_gct_3_a_special_prize_goes_to_a_play_off_only_when_the_tiebreaks_cannot_decide() -> None:
+    """GCT 2015 reg. 3: a special prize for a position other than first goes to a play-off
+    when its winner "cannot be determined by the application of the mathematical
+    tiebreaks"; counted against the regulation's own standings of every outcome."""
+    from playoff_formats.regulations.gct2015 import special_prize_playoffs
+
+    data = drawn_round_robin()
+    event, pending = parse_event_with_pending(json.dumps(data))
+    gct = get_regulation("gct2015")
+    result = foresee(event, pending, gct, special_positions=[2, 3])
+    expected: dict[int, int] = {2: 0, 3: 0}
+    indices = [i for i, g in enumerate(data["games"]) if g["result"] == "*"]
+    for results in product(RESULTS, repeat=len(indices)):
+        finished = json.loads(json.dumps(data))
+        for i, r in zip(indices, results, strict=True):
+            finished["games"][i]["result"] = r
+        standings = gct.standings(parse_json_event(json.dumps(finished)))
+        for position in expected:
+            expected[position] += bool(special_prize_playoffs(standings, [position]))
+    assert {p.position: p.playoff_outcomes for p in result.special_prizes} == expected
+    assert expected[2] >= 1  # both last games drawn: all four level on everything
+    assert "special_prizes" in result.to_json()
+
+
+def test_a_special_prize_is_refused_where_the_regulation_settles_none_by_play_off() -> None:
+    data = drawn_round_robin()
+    event, pending = parse_event_with_pending(json.dumps(data))
+    fide = regulation_from_text('name = "fide"\ncriteria = ["WON", "SB"]\n', "fide.toml")
+    with pytest.raises(ValueError, match="settles no special prize"):
+        foresee(event, pending, fide, special_positions=[2])
+    with pytest.raises(ValueError, match="from 2 to 4"):
+        foresee(event, pending, get_regulation("gct2015"), special_positions=[9])

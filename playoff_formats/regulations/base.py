@@ -61,6 +61,10 @@ class CriteriaRegulation:
     playoff_rule: str = "a play-off"
     unresolved: str = "they stay tied and share the place"
     playoff_format: PlayoffFormat | str | None = None
+    special_prize_playoffs: bool = False
+    """A special prize for a position other than first goes by the criteria, and to a
+    play-off among the players covering that position when they stay level after
+    every criterion (GCT 2015 reg. 3)."""
     """The play-off format for the tie: a built-in format's name (read only when a
     play-off is asked for), or an organiser's own."""
     ranks: ClassVar[EventKind] = INDIVIDUAL_CHESS

@@ -184,7 +184,7 @@ def _regulation(document: dict[str, Any], filename: str) -> CriteriaRegulation:
     pairing = _pairing(document.get("pairing", "swiss"), filename)
     edition = _edition(document.get("fide_edition"), filename)
     unrated = _rating(document.get("unrated_rating"), filename)
-    extra: dict[str, str] = {
+    extra: dict[str, Any] = {  # texts only: playoff_rule, unresolved
         key: _text(document, key, filename)
         for key in ("playoff_rule", "unresolved")
         if key in document
@@ -272,7 +272,7 @@ def _team_regulation(
             )
         seen.setdefault(same, position)
         labelled.append(LabelledCriterion(code.written, team_criterion_of(code, score)))
-    extra: dict[str, str] = {
+    extra: dict[str, Any] = {  # texts only: playoff_rule, unresolved
         key: _text(document, key, filename)
         for key in ("playoff_rule", "unresolved")
         if key in document
