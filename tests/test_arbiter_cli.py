@@ -197,3 +197,50 @@ def test_correct_a_result_with_its_reason(tmp_path: Path) -> None:
         log = po.chief.get(f"/api/playoffs/{po.id}/events?after={seq - 1}&limit=1").json()
         assert log["events"][0]["type"] == "result-corrected"
         assert po.game(1, 1)["result"] == "1/2-1/2"
+
+
+# --------------------------------------------------------------------------- before the play-off
+
+
+def test_the_last_round_recorded_from_the_command_line_with_the_foresight_after_each(
+    tmp_path: Path,
+) -> None:
+    from tests.test_api_foresight import before_round_9, round_9
+
+    with running_server(tmp_path / "log.db", ManualTime()) as server:
+        made = server.client().post(
+            "/api/events", content=json.dumps(before_round_9()),
+            headers={"Content-Type": "application/json"},
+        ).json()
+        event, token = made["id"], made["chief_token"]
+        base = server.base_url
+
+        seen = arbiter("foresight", event, "--json", token=token, server=base)
+        assert seen.returncode == 0, seen.stderr
+        assert json.loads(seen.stdout)["outcomes"] == 243
+        said = arbiter("foresight", event, "--time-control", "blitz", token=token, server=base)
+        assert "243 outcomes: a play-off for first in 81" in " ".join(said.stdout.split())
+        assert "draw rate 30%" in said.stdout
+
+        games = round_9()
+        for left, game in zip(range(4, -1, -1), games, strict=True):
+            run = arbiter("event-result", event, str(game["round"]), game["white"],
+                          game["black"], game["result"], "--id", f"r9-{game['white']}",
+                          token=token, server=base)
+            assert run.returncode == 0, run.stderr
+            assert run.stdout.endswith(f"{left} game{'s' if left != 1 else ''} still pending\n")
+        # Sent again with its id: answered, logged once.
+        again = arbiter("event-result", event, "9", games[0]["white"], games[0]["black"],
+                        games[0]["result"], "--id", f"r9-{games[0]['white']}",
+                        token=token, server=base)
+        assert again.returncode == 0, again.stderr
+        final = json.loads(arbiter("foresight", event, "--json", token=token,
+                                   server=base).stdout)
+        assert final["outcomes"] == 1 and final["pending"] == []
+        # A game that is not pending is refused in the server's words; nothing changes.
+        before = server.client(token).get(f"/api/events/{event}").json()["seq"]
+        refused = arbiter("event-result", event, "9", games[0]["white"], games[0]["black"],
+                          "1-0", token=token, server=base)
+        assert refused.returncode == 1
+        assert "refused (HTTP 409)" in refused.stderr
+        assert server.client(token).get(f"/api/events/{event}").json()["seq"] == before

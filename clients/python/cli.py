@@ -108,6 +108,37 @@ def _get(server: str, token: str, path: str) -> Any:
         ) from None
 
 
+def _post(server: str, token: str, path: str, body: dict[str, Any], key: str) -> Any:
+    """``POST`` JSON with the token and an idempotency key: sent again with the same
+    key, the server answers as the first time and logs nothing more."""
+    request = urllib.request.Request(
+        _http_base(server) + path, data=json.dumps(body).encode("utf-8"), method="POST",
+        headers={"Authorization": f"Bearer {token}", "Accept": "application/json",
+                 "Content-Type": "application/json", "Idempotency-Key": key},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as exc:
+        try:
+            detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
+        except (ValueError, AttributeError):
+            detail = exc.reason
+        if isinstance(detail, list):  # a 422: each field and what is wrong with it
+            detail = "; ".join(
+                f"{'.'.join(str(p) for p in d.get('loc', [])[1:])}: {d.get('msg')}"
+                for d in detail
+            )
+        raise CommandError(f"HTTP {exc.code}", str(detail), key) from None
+    except OSError as exc:
+        reason = getattr(exc, "reason", exc)
+        raise ClientError(f"cannot reach {server}: {reason}") from None
+
+
+def _event_path(event: str) -> str:
+    return f"/api/events/{quote(event, safe='')}"
+
+
 def _playoff_path(playoff: str) -> str:
     return f"/api/playoffs/{quote(playoff, safe='')}"
 
@@ -272,6 +303,72 @@ def colours(
     """The toss winner's choice of Armageddon colours."""
     _send(server, token, playoff, "armageddon-colours", command_id, as_json, match=match,
           white=white, black=black)
+
+
+EventArg = Annotated[str, typer.Argument(help="The event id")]
+
+
+@app.command("event-result")
+def event_result(
+    event: EventArg,
+    round: Annotated[int, typer.Argument(min=1, help="The round")],
+    white: Annotated[str, typer.Argument(help="White's id")],
+    black: Annotated[str, typer.Argument(help="Black's id")],
+    outcome: Annotated[str, typer.Argument(help="1-0, 0-1, 1/2-1/2, +/-…")],
+    server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record the result of a pending game of the event (before its play-off)."""
+    key = command_id or str(uuid.uuid4())
+
+    async def work() -> Any:
+        return _post(server, token, f"{_event_path(event)}/results",
+                     {"round": round, "white": white, "black": black, "result": outcome}, key)
+
+    answer = _run(work)
+    if as_json:
+        sys.stdout.write(json.dumps(answer) + "\n")
+        return
+    left = len(answer.get("pending", []))
+    sys.stdout.write(f"logged: seq {answer['seq']} (game-result-recorded); "
+                     f"{left} game{'s' if left != 1 else ''} still pending\n")
+
+
+@app.command()
+def foresight(
+    event: EventArg,
+    draw_rate: Annotated[
+        float | None, typer.Option("--draw-rate", min=0.0, max=0.99,
+                                   help="Share of draws between equal players")] = None,
+    time_control: Annotated[str, typer.Option(
+        "--time-control", help="classical, rapid or blitz: the default draw rate")] = "classical",
+    server: Server = DEFAULT_SERVER, token: Token = "", as_json: JsonOpt = False,
+) -> None:
+    """Which outcomes of the pending games need a play-off for first, and how likely."""
+    query = f"?time_control={quote(time_control)}"
+    if draw_rate is not None:
+        query += f"&draw_rate={draw_rate}"
+
+    async def work() -> Any:
+        return _get(server, token, f"{_event_path(event)}/foresight{query}")
+
+    found = _run(work)
+    if as_json:
+        sys.stdout.write(json.dumps(found) + "\n")
+        return
+    console = Console()
+    console.print(
+        f"{len(found['pending'])} pending games, {found['outcomes']:,} outcomes: a play-off "
+        f"for first in {found['playoff_outcomes']:,}, {found['probability']:.1%} likely "
+        f"({found['model']}).", highlight=False)
+    for player in found["players"]:
+        if player["first_alone"] or player["in_playoff"]:
+            console.print(
+                f"  {player['name']}: first alone in {player['first_alone']:,} "
+                f"({player['p_first_alone']:.1%}), in the play-off in "
+                f"{player['in_playoff']:,} ({player['p_in_playoff']:.1%})", highlight=False)
+    for line in found["conditions"]:
+        console.print(line, highlight=False)
 
 
 @app.command()
