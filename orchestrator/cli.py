@@ -202,6 +202,7 @@ def foresight(
     from playoff_formats.foresight import (
         DRAW_RATES,
         OutcomeModel,
+        chances_by_hand,
         foresee,
         parse_event_with_pending,
         parse_trf_with_pending,
@@ -215,7 +216,7 @@ def foresight(
         model = OutcomeModel(
             draw_rate=DRAW_RATES[time_control.value] if draw_rate is None else draw_rate,
             white_advantage=white_advantage,
-            by_hand=_chances_by_hand(probability or []),
+            by_hand=chances_by_hand(probability or []),
         )
         result = foresee(event, pending, rules, model, special_positions=special_prize or ())
     except (PlayoffError, ValueError) as exc:
@@ -253,25 +254,6 @@ def foresight(
             f"The special prize for position {prize.position} goes to a play-off in "
             f"{prize.playoff_outcomes:,.0f} outcomes ({prize.probability:.1%} likely); "
             f"who could be in it: {who}.", highlight=False)
-
-
-def _chances_by_hand(items: list[str]) -> dict[tuple[str, str], tuple[float, float, float]]:
-    chances: dict[tuple[str, str], tuple[float, float, float]] = {}
-    for item in items:
-        game, _, values = item.partition("=")
-        white, _, black = game.partition("-")
-        parts = values.split("/")
-        try:
-            if not white or not black or len(parts) != 3:
-                raise ValueError
-            numbers = (float(parts[0]), float(parts[1]), float(parts[2]))
-        except ValueError:
-            raise ValueError(
-                f"--probability {item!r}: write WHITE-BLACK=W/D/B with the players' ids, "
-                "e.g. 3-7=0.3/0.5/0.2"
-            ) from None
-        chances[(white, black)] = numbers
-    return chances
 
 
 def _parse_amounts(text: str | None, option: str) -> list[str]:

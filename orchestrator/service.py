@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -65,7 +66,14 @@ from orchestrator.store import (
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError
-from playoff_formats.foresight import DRAW_RATES, Foresight, OutcomeModel, PendingGame, foresee
+from playoff_formats.foresight import (
+    DRAW_RATES,
+    Foresight,
+    OutcomeModel,
+    PendingGame,
+    chances_by_hand,
+    foresee,
+)
 from playoff_formats.model import Event, IndividualEvent
 from playoff_formats.regulations import get_regulation, playoff_format
 from playoff_formats.schedule import Plan
@@ -163,8 +171,10 @@ class Service:
         self._events: dict[str, EventState] = {}
         self._playoffs: dict[str, PlayoffState] = {}
         self._standings: dict[str, tuple[Event, Standings]] = {}
+        # By event, draw rate, time control and the chances set by hand.
         self._foresights: dict[
-            tuple[str, float | None, str], tuple[Event, tuple[PendingGame, ...], Foresight]
+            tuple[str, float | None, str, tuple[Any, ...]],
+            tuple[Event, tuple[PendingGame, ...], Foresight],
         ] = {}
         self._event_changes: dict[str, asyncio.Event] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -348,10 +358,12 @@ class Service:
         return cached[1]
 
     async def foresight(
-        self, event_id: str, draw_rate: float | None = None, time_control: str = "classical"
+        self, event_id: str, draw_rate: float | None = None, time_control: str = "classical",
+        chances: Sequence[str] = (),
     ) -> Foresight:
         """Every outcome of the event's pending games under its regulation, and how
-        likely each is (computed once per set of results and model)."""
+        likely each is (computed once per set of results and model). ``chances``: the
+        arbiter's own for some games, ``WHITE-BLACK=W/D/B``."""
         state = self.event(event_id)
         event = state.event
         if not isinstance(event, IndividualEvent):
@@ -360,12 +372,22 @@ class Service:
                 "games"
             )
         try:
+            by_hand = chances_by_hand(chances)
             model = OutcomeModel(
-                draw_rate=DRAW_RATES[time_control] if draw_rate is None else draw_rate
+                draw_rate=DRAW_RATES[time_control] if draw_rate is None else draw_rate,
+                by_hand=by_hand,
             )
         except (KeyError, ValueError) as exc:
             raise Conflict(_reason(exc)) from None
-        key = (event_id, draw_rate, time_control)
+        ids = {p.id for p in event.players}
+        for white, black in by_hand:
+            if not any((g.white, g.black) == (white, black) for g in state.pending):
+                known = white in ids and black in ids
+                raise Conflict(
+                    f"{white}-{black} is not a pending game of the event"
+                    + ("" if known else " (the ids are the players' ids)")
+                )
+        key = (event_id, draw_rate, time_control, tuple(sorted(by_hand.items())))
         # Every console watching the event asks at once after a result: one counts.
         async with self._lock(f"foresight:{event_id}"):
             cached = self._foresights.get(key)

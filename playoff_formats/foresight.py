@@ -50,6 +50,7 @@ __all__ = [
     "PendingGame",
     "PlayerForesight",
     "SpecialPrizeForesight",
+    "chances_by_hand",
     "foresee",
     "parse_event_with_pending",
     "parse_trf_with_pending",
@@ -176,6 +177,27 @@ class OutcomeModel:
         draw = nu * math.sqrt(white * black)
         total = white + black + draw
         return (white / total, draw / total, black / total)
+
+
+def chances_by_hand(items: Iterable[str]) -> dict[tuple[str, str], tuple[float, float, float]]:
+    """The arbiter's chances for some games, each written ``WHITE-BLACK=W/D/B`` with the
+    players' ids (``3-7=0.3/0.5/0.2``); a :class:`ValueError` says how to write one."""
+    chances: dict[tuple[str, str], tuple[float, float, float]] = {}
+    for item in items:
+        game, _, values = item.partition("=")
+        white, _, black = game.partition("-")
+        parts = values.split("/")
+        try:
+            if not white or not black or len(parts) != 3:
+                raise ValueError
+            numbers = (float(parts[0]), float(parts[1]), float(parts[2]))
+        except ValueError:
+            raise ValueError(
+                f"a game's chances {item!r}: write WHITE-BLACK=W/D/B with the players' ids, "
+                "e.g. 3-7=0.3/0.5/0.2"
+            ) from None
+        chances[(white, black)] = numbers
+    return chances
 
 
 def _ratings(event: IndividualEvent) -> dict[str, float]:

@@ -322,3 +322,25 @@ def test_a_finished_event_is_logged_as_before(server: RunningServer) -> None:
     pending_id, _ = upload(server, before_round_9())
     logged = server.call(lambda: server.service.store.read(event_stream(pending_id)))
     assert len(logged[0].data["pending"]) == 5
+
+
+def test_the_arbiters_own_chances_for_a_game_replace_the_model(server: RunningServer) -> None:
+    event_id, token = upload(server, before_round_9())
+    game = round_9()[0]
+    chances = f"{game['white']}-{game['black']}=1/0/0"
+    with server.client(token) as chief:
+        found = ok(chief.get(f"/api/events/{event_id}/foresight", params={"chances": chances}))
+        # White certain to win that game: the pure foresight under the same chances.
+        event, pending = parse_event_with_pending(json.dumps(before_round_9()))
+        model = OutcomeModel(by_hand={(game["white"], game["black"]): (1.0, 0.0, 0.0)})
+        assert found == foresee(event, pending, get_regulation(event.regulation),
+                                model).to_json()
+        assert "set by hand" in found["model"]
+        refused(chief.get(f"/api/events/{event_id}/foresight",
+                          params={"chances": f"{game['black']}-{game['white']}=1/0/0"}),
+                409, "is not a pending game")
+        refused(chief.get(f"/api/events/{event_id}/foresight", params={"chances": "a-b=0.5"}),
+                409, "WHITE-BLACK=W/D/B")
+        refused(chief.get(f"/api/events/{event_id}/foresight",
+                          params={"chances": f"{game['white']}-{game['black']}=0.5/0.5/0.5"}),
+                409, "add up to 1")

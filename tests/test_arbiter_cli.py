@@ -221,6 +221,11 @@ def test_the_last_round_recorded_from_the_command_line_with_the_foresight_after_
         said = arbiter("foresight", event, "--time-control", "blitz", token=token, server=base)
         assert "243 outcomes: a play-off for first in 81" in " ".join(said.stdout.split())
         assert "draw rate 30%" in said.stdout
+        first = round_9()[0]
+        sure = json.loads(arbiter(
+            "foresight", event, "--json", "-p", f"{first['white']}-{first['black']}=1/0/0",
+            token=token, server=base).stdout)
+        assert "set by hand" in sure["model"] and sure["probability"] == 0
 
         games = round_9()
         for left, game in zip(range(4, -1, -1), games, strict=True):

@@ -342,12 +342,17 @@ def foresight(
                                    help="Share of draws between equal players")] = None,
     time_control: Annotated[str, typer.Option(
         "--time-control", help="classical, rapid or blitz: the default draw rate")] = "classical",
+    probability: Annotated[list[str] | None, typer.Option(
+        "--probability", "-p",
+        help="A game's chances by hand: WHITE-BLACK=W/D/B (ids), repeatable")] = None,
     server: Server = DEFAULT_SERVER, token: Token = "", as_json: JsonOpt = False,
 ) -> None:
     """Which outcomes of the pending games need a play-off for first, and how likely."""
     query = f"?time_control={quote(time_control)}"
     if draw_rate is not None:
         query += f"&draw_rate={draw_rate}"
+    for chances in probability or []:
+        query += f"&chances={quote(chances)}"
 
     async def work() -> Any:
         return _get(server, token, f"{_event_path(event)}/foresight{query}")

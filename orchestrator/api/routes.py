@@ -594,6 +594,13 @@ TimeControlKind = Annotated[
 ]
 
 
+Chances = Annotated[list[Annotated[str, Field(max_length=200)]] | None, Query(
+    max_length=64,
+    description="The arbiter's own chances for a pending game: WHITE-BLACK=W/D/B with the "
+    "players' ids (e.g. 3-7=0.3/0.5/0.2); repeat for several games",
+)]
+
+
 @router.get(
     "/events/{event_id}/foresight",
     summary="Before the last results: which outcomes need a play-off, and how likely",
@@ -603,9 +610,10 @@ TimeControlKind = Annotated[
 async def get_foresight(
     event_id: str, request: Request, service: ServiceDep, token: TokenDep,
     draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
+    chances: Chances = None,
 ) -> dict[str, Any]:
     service.authorize(event_id, token, write=False, address=_address(request))
-    found = await service.foresight(event_id, draw_rate, time_control)
+    found = await service.foresight(event_id, draw_rate, time_control, chances or ())
     return found.to_json()
 
 
