@@ -221,7 +221,7 @@ def events(variants: int = 1) -> Iterator[Generated]:
 
 
 def run_gacrux(
-    text: str, codes: Sequence[str], pairing: Pairing, workdir: Path
+    text: str, codes: Sequence[str], pairing: Pairing, workdir: Path, score: str = "PTS"
 ) -> dict[str, list[object]]:
     """Gacrux's value of each code for each participant, by starting rank, and its
     rank (under key ``"rank"``) when the codes are applied in order."""
@@ -230,7 +230,7 @@ def run_gacrux(
     env = {**os.environ, "PYTHONPYCACHEPREFIX": str(workdir / "bytecode")}
     flag = "-s" if pairing == "swiss" else "-p"
     done = subprocess.run(
-        [sys.executable, str(CHECKER), "-i", str(path), "-t", "PTS", *codes, flag,
+        [sys.executable, str(CHECKER), "-i", str(path), "-t", score, *codes, flag,
          "-u", str(UNRATED_RATING)],
         capture_output=True, text=True, check=True, cwd=GACRUX, env=env,
     )
@@ -373,8 +373,13 @@ def main(variants: int = 1) -> None:
             count, differences = compare_teams(name, trf, document, Path(folder))
             compared += count
             events_seen += 1
-            rows += count // (len(TEAM_CODES) + 1)
-            unknown.extend(differences)
+            rows += count // TEAM_COLUMNS
+            for d in differences:
+                if d.known:
+                    known[f"team {d.code}: {d.known}"] = known.get(
+                        f"team {d.code}: {d.known}", 0) + 1
+                else:
+                    unknown.append(d)
     print(f"{compared} values of {rows} player or team rows in {events_seen} events compared")
     for reason, count in sorted(known.items()):
         print(f"  {count} differ as documented: {reason}")
@@ -479,7 +484,16 @@ def _team_json(seed: int, ids: list[int], matches: list[tuple[int, int, int, lis
 
 TEAM_CODES = (
     "GP", "BH", "BH:MP", "BH:GP", "BH:GP/C1", "BH:MP/M1", "SB", "SB:MP", "SB:GP", "EMMSB",
-    "EMGSB", "EGMSB", "EGGSB", "WIN",
+    "EMGSB", "EGMSB", "EGGSB", "WIN", "BC", "MPVGP", "SSSC",
+)
+TEAM_RANKED_CODES = ("DE", "TBR", "BBE", "EDE", "EDEC", "EDET", "EDEB", "EDEBT", "EDEBB")
+"""Codes compared by the ranks they give after match points: Gacrux reports, for
+these, a place within the tied group rather than a value."""
+TEAM_GP_CODES = ("MPVGP", "SSSC", "BH", "SB")
+"""Codes compared again with game points as the primary score."""
+TEAM_GP_RANKED_CODES = ("DE", "EDE")
+TEAM_COLUMNS = (
+    len(TEAM_CODES) + len(TEAM_GP_CODES) + len(TEAM_RANKED_CODES) + len(TEAM_GP_RANKED_CODES)
 )
 _GACRUX_TEAM = {"GP": "GPTS", "MP": "MPTS"}
 
@@ -492,6 +506,12 @@ def team_events() -> Iterator[tuple[str, str, str]]:
         ("team-double-round-robin-4x4", 3, 4, 4, None, True),
         ("team-swiss-12x4x5", 4, 12, 4, 5, False),
         ("team-swiss-20x6x7", 5, 20, 6, 7, False),
+        # Two boards draw many matches: direct encounter is often left level on
+        # match points and decided on game points (EDE, Art. 13.3).
+        ("team-round-robin-10x2", 6, 10, 2, None, False),
+        ("team-double-round-robin-6x2", 7, 6, 2, None, True),
+        ("team-double-round-robin-6x2-b", 15, 6, 2, None, True),
+        ("team-swiss-16x2x6", 8, 16, 2, 6, False),
     )
     for name, seed, teams, boards, rounds, double in shapes:
         trf, document = team_event(seed, teams, boards, rounds, double)
@@ -524,15 +544,79 @@ def compare_teams(
         for k, code in enumerate(TEAM_CODES)
         if not _same(mine[t][k], theirs[t][k])
     ]
-    their_ranks = dict(run_gacrux(trf, ["DE"], pairing, workdir)["rank"])  # type: ignore[arg-type]
-    regulation = regulation_from_text('name = "t"\nscore = "MP"\ncriteria = ["DE"]\n', "t.toml")
-    our_ranks = regulation.standings(event).ranks
-    differences.extend(
-        Difference(name, "DE (rank)", t, our_ranks[t], their_ranks[t])
-        for t in our_ranks
-        if our_ranks[t] != their_ranks[t]
-    )
-    return len(mine) * (len(TEAM_CODES) + 1), differences
+    # Ranked by game points, the codes that read the primary score.
+    theirs = run_gacrux(trf, TEAM_GP_CODES, pairing, workdir, score="GPTS")
+    gp = team_indexes(event)["GP"]
+    for code in TEAM_GP_CODES:
+        criterion = team_criterion_of(parse_code(code, teams=True), "GP")
+        values = criterion.standalone(gp, gp.order)
+        differences.extend(
+            Difference(name, f"{code} (GP)", t, criterion.to_json(values[t]), theirs[t][k])
+            for k, c in enumerate(TEAM_GP_CODES)
+            if c == code
+            for t in gp.order
+            if not _same(criterion.to_json(values[t]), theirs[t][k])
+        )
+    ranked = [("MP", c) for c in TEAM_RANKED_CODES] + [("GP", c) for c in TEAM_GP_RANKED_CODES]
+    for score, code in ranked:
+        their_ranks = dict(
+            run_gacrux(trf, [code], pairing, workdir, score=f"{score}TS")["rank"]  # type: ignore[arg-type]
+        )
+        regulation = regulation_from_text(
+            f'name = "t"\nscore = "{score}"\ncriteria = ["{code}"]\n', "t.toml"
+        )
+        our_ranks = regulation.standings(event).ranks
+        label = f"{code} (rank)" if score == "MP" else f"{code} (rank, GP)"
+        differing = [t for t in our_ranks if our_ranks[t] != their_ranks[t]]
+        reversed_count = (
+            _board_count_reversed(event, differing, our_ranks, their_ranks)
+            if code in BOARD_COUNT_AFTER_EDE
+            else set()
+        )
+        differences.extend(
+            Difference(
+                name, label, t, our_ranks[t], their_ranks[t],
+                BOARD_COUNT_REVERSED if t in reversed_count else None,
+            )
+            for t in differing
+        )
+    return len(mine) * TEAM_COLUMNS, differences
+
+
+BOARD_COUNT_AFTER_EDE = frozenset({"EDEC", "EDEBT", "EDEBB"})
+BOARD_COUNT_REVERSED = (
+    "Art. 12.1 (through 13.3.2): the lower board count ranks higher; Gacrux, after EDE, "
+    "ranks the higher one first"
+)
+
+
+def _board_count_reversed(
+    event: object,
+    differing: Sequence[str],
+    ours: dict[str, int],
+    theirs: dict[str, int],
+) -> set[str]:
+    """The teams of ``differing`` that are pairs with their two places swapped, whose
+    matches against each other give them different board counts (Art. 12.1)."""
+    from playoff_formats.model import TeamEvent
+
+    assert isinstance(event, TeamEvent)
+    found: set[str] = set()
+    for a in differing:
+        for b in differing:
+            if a >= b or ours[a] != theirs[b] or ours[b] != theirs[a]:
+                continue
+            count = {a: 0.0, b: 0.0}
+            for match in event.matches:
+                if {match.home, match.away} != {a, b}:
+                    continue
+                for board, result in enumerate(match.chess_boards, start=1):
+                    count[match.home] += board * result.home_points
+                    count[match.away] += board * (1.0 - result.home_points)
+            lower, higher = (a, b) if count[a] < count[b] else (b, a)
+            if count[a] != count[b] and ours[lower] < ours[higher]:
+                found |= {a, b}
+    return found
 
 
 if __name__ == "__main__":

@@ -211,6 +211,7 @@ def _team_sonneborn_berger(code: Code) -> Criterion:
 _TEAM_FACTORIES: dict[str, tuple[str, TeamFactory]] = {
     "MP": ("", lambda c, p: _team().OtherScore("MP")),
     "GP": ("", lambda c, p: _team().OtherScore("GP")),
+    "MPVGP": ("", lambda c, p: _team().OtherScore("GP" if p == "MP" else "MP")),
     "DE": ("", lambda c, p: _scored(_team().TeamDirectEncounter)(c, p)),
     "WIN": ("", lambda c, p: _team().MatchesWon()),
     "BH": ("CM", lambda c, p: _scored(lambda s: _team_buchholz(c))(c, p)),
@@ -219,6 +220,16 @@ _TEAM_FACTORIES: dict[str, tuple[str, TeamFactory]] = {
     "EMGSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("MP", "GP")),
     "EGMSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("GP", "MP")),
     "EGGSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("GP", "GP")),
+    "BC": ("", lambda c, p: _team().BoardCount()),
+    "TBR": ("", lambda c, p: _team().TopBoardResults()),
+    "BBE": ("", lambda c, p: _team().BottomBoardElimination()),
+    "EDE": ("", lambda c, p: _team().ExtendedDirectEncounter(p)),
+    "SSSC": ("", lambda c, p: _team().ScoreStrengthCombination(p)),
+    "EDEC": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "C")),
+    "EDET": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "T")),
+    "EDEB": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "B")),
+    "EDEBT": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "CT")),
+    "EDEBB": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "CB")),
 }
 _SCORED = frozenset({"DE", "BH", "SB"})
 TEAM_CODES: tuple[str, ...] = tuple(_TEAM_FACTORIES)

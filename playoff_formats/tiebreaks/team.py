@@ -6,8 +6,10 @@ won, a draw counting ½. A regulation ranks teams by one of the two (the
 primary score) and may name criteria on either: ``BH:GP`` is the Buchholz of
 the opponents' game points, ``SB:MP`` the Sonneborn-Berger on match points,
 ``EMGSB`` the extended Sonneborn-Berger that multiplies the opponent's match
-points by the game points scored against them (C.07 Art. 12), ``MP`` or ``GP``
-the other score as a criterion.
+points by the game points scored against them (C.07 Art. 13.2), ``MP`` or ``GP``
+the other score as a criterion. The board criteria (BC, TBR, BBE, Art. 12) read
+the results board by board; EDE (Art. 13.3) and SSSC (Art. 13.4) combine the two
+scores.
 
 Each score is laid out as the individual criteria read an event (one
 :class:`EventIndex` per score, a team standing for a player and a match for a
@@ -19,10 +21,11 @@ every round is a match played (C.07 Art. 15.2 reading, pre-determined or not).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING, Literal
 
-from playoff_formats.tiebreaks.core import Criterion, Split, Value, each_once
-from playoff_formats.tiebreaks.fide import DirectEncounter
+from playoff_formats.tiebreaks.core import Criterion, Split, Value, each_once, split_by_value
+from playoff_formats.tiebreaks.fide import Buchholz, DirectEncounter
 from playoff_formats.tiebreaks.index import EventIndex, PlayerRound, RoundKind
 from playoff_formats.tiebreaks.words import number
 from playoff_formats.values import Colour
@@ -58,6 +61,9 @@ def team_indexes(event: TeamEvent) -> dict[Points, EventIndex]:
     for index in indexes.values():
         index.memo_of("team_indexes")[None] = indexes
         index.memo_of("team_boards")[None] = most
+        # Board by board results are read only by the board criteria (C.07 Art.
+        # 12): ranking on the other codes never pays for them.
+        index.memo_of("team_event")[None] = event
     return indexes
 
 
@@ -90,6 +96,30 @@ def _index(event: TeamEvent, points: Points) -> EventIndex:
 def boards(index: EventIndex) -> float:
     """The most game points a match can give: its boards (the largest match of the event)."""
     found: float = index.memo_of("team_boards")[None]
+    return found
+
+
+def board_points(index: EventIndex) -> dict[str, tuple[float, ...]]:
+    """The game points each team scored on each board over the event, board 1 first.
+
+    Every team gets as many entries as the largest match has boards. A match given
+    only by its ``score`` has no boards to share out, and adds to none.
+    """
+    index = on(index, "MP")  # one computation for both layouts of the event
+    memo = index.memo_of("team_board_points")
+    found: dict[str, tuple[float, ...]] | None = memo.get(None)
+    if found is not None:
+        return found
+    event: TeamEvent = index.memo_of("team_event")[None]
+    width = max((len(m.chess_boards) for m in event.matches), default=0)
+    totals = {t: [0.0] * width for t in index.order}
+    for match in event.matches:
+        home, away = totals[match.home], totals[match.away]
+        for board, result in enumerate(match.chess_boards):
+            points = result.home_points
+            home[board] += points
+            away[board] += 1.0 - points
+    found = memo[None] = {t: tuple(points) for t, points in totals.items()}
     return found
 
 
@@ -134,7 +164,8 @@ class OnScore(Criterion):
 
 
 class OtherScore(Criterion):
-    """``MP`` or ``GP`` as a criterion: the team's score in that system (C.07 Art. 12)."""
+    """``MP`` or ``GP`` as a criterion: the team's score in that system. ``MPVGP``
+    (C.07 Art. 13.1) names the one that is not the primary score."""
 
     def __init__(self, points: Points) -> None:
         self.points = points
@@ -167,7 +198,7 @@ class MatchesWon(Criterion):
 
 
 class ExtendedSonnebornBerger(Criterion):
-    """EMMSB, EMGSB, EGMSB, EGGSB (C.07 Art. 12): the sum, over the matches, of the
+    """EMMSB, EMGSB, EGMSB, EGGSB (C.07 Art. 13.2): the sum, over the matches, of the
     opponent's final score in one system times the points scored against them in
     the other: ``EMGSB`` multiplies the opponent's match points by the game
     points scored in the match."""
@@ -190,3 +221,204 @@ class ExtendedSonnebornBerger(Criterion):
                 theirs[r.opponent] * r.points for r in ours.rounds_of[t] if r.opponent is not None
             ),
         )
+
+
+class BoardCount(Criterion):
+    """BC, C.07 Art. 12.1: each board's number times the game points the team scored
+    on it over the event, summed; the lower the sum, the higher the team ranks. The
+    value ordered on is the sum taken negatively and shown as the sum."""
+
+    key = "board_count"
+    title = "board count"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        points = board_points(index)
+        return {
+            t: -sum(board * p for board, p in enumerate(points[t], start=1)) + 0.0
+            for t in group
+        }
+
+    def phrase(self, value: Value) -> str:
+        assert not isinstance(value, tuple)
+        return number(-value + 0.0)
+
+    def bare(self, value: Value) -> str:
+        return self.phrase(value)
+
+    def to_json(self, value: Value) -> object:
+        assert not isinstance(value, tuple)
+        total = -value + 0.0
+        return int(total) if total == int(total) else total
+
+
+class TopBoardResults(Criterion):
+    """TBR, C.07 Art. 12.2: the game points scored on board 1 over the event; if they
+    do not decide, those on the next board down, and so on to the bottom board. The
+    value is the boards' points, board 1 first, compared in that order."""
+
+    key = "top_board_results"
+    title = "top board results"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        points = board_points(index)
+        return {t: points[t] for t in group}
+
+
+class BottomBoardElimination(Criterion):
+    """BBE, C.07 Art. 12.3: the game points scored over the event on every board but
+    the bottom one; if they do not decide, the bottom board still counted is left out
+    too, and so on up to board 1 alone. The value is those totals, from the most
+    boards counted to the fewest, compared in that order."""
+
+    key = "bottom_board_elimination"
+    title = "bottom board elimination"
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        points = board_points(index)
+        return each_once(index, self, group, lambda t: _without_bottom_boards(points[t]))
+
+
+def _without_bottom_boards(points: tuple[float, ...]) -> tuple[float, ...]:
+    kept = list(accumulate(points))[:-1]
+    return tuple(reversed(kept))
+
+
+BoardSteps = Literal["", "C", "T", "B", "CT", "CB"]
+"""What Art. 13.3.2 adds to EDE for two teams it leaves level: board count (C), then
+top board results (T) or bottom board elimination (B)."""
+BOARD_STEP_NAMES = {"C": "board count", "T": "top board results", "B": "bottom board elimination"}
+
+
+class ExtendedDirectEncounter(Criterion):
+    """EDE, C.07 Art. 13.3: direct encounter (Art. 6) between the tied teams on the
+    primary score; when it leaves them level, on the other score. A subgroup it
+    separates is ranked again among itself on the score that separated it, and on
+    the other one only when that fails, since it is still the same application of
+    the criterion.
+
+    EDEC, EDET, EDEB, EDEBT, EDEBB (Art. 13.3.2): when exactly two teams are still
+    level on both scores, the board criteria of Art. 12 (``BOARD_STEP_NAMES``) are
+    applied to the boards of the matches between them.
+    """
+
+    key = "extended_direct_encounter"
+    title = "extended direct encounter"
+    depends_on_group = True
+    reapply_to_smaller_group = True
+
+    def __init__(self, primary: Points, steps: BoardSteps = "") -> None:
+        self.primary = primary
+        self.steps = steps
+        if steps:
+            self.key = f"{self.key}_{steps.lower()}"
+            self.title = f"{self.title}, then {' then '.join(BOARD_STEP_NAMES[s] for s in steps)}"
+        self.encounters = {points: TeamDirectEncounter(points) for points in POINTS}
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        return self.encounters[self.primary].totals(on(index, self.primary), group)
+
+    def split(self, index: EventIndex, group: Sequence[str]) -> Split:
+        # The score each subgroup was separated on, for when it is ranked again.
+        in_use: dict[frozenset[str], Points] = index.memo_of(self)
+        first = in_use.get(frozenset(group), self.primary)
+        tried: list[Split] = []
+        scores = (first, _other(first))
+        for points in scores:
+            split = self.encounters[points].split(on(index, points), group)
+            if split.separates:
+                for subgroup in split.groups:
+                    if len(subgroup) > 1:
+                        in_use[frozenset(subgroup)] = points
+                return Split(split.values, split.groups, _on(points, split.note))
+            tried.append(split)
+        notes = [_on(points, t.note) for points, t in zip(scores, tried, strict=True)]
+        if self.steps and len(group) == 2:
+            boards = self._on_boards(index, group[0], group[1])
+            if boards is not None:
+                split = split_by_value(boards, group)
+                if split.separates:
+                    named = " then ".join(BOARD_STEP_NAMES[s] for s in self.steps)
+                    said = f"On the boards of their matches (Art. 13.3.2): {named}."
+                    return Split(split.values, split.groups, " ".join([*notes, said]))
+        return Split(tried[0].values, (tuple(group),), " ".join(notes))
+
+    def _on_boards(self, index: EventIndex, a: str, b: str) -> dict[str, Value] | None:
+        """The board criteria's values for ``a`` and ``b`` over the matches between
+        them, or ``None`` when they did not meet."""
+        event: TeamEvent = on(index, "MP").memo_of("team_event")[None]
+        met = [m for m in event.matches if {m.home, m.away} == {a, b}]
+        if not met:
+            return None
+        width = max(len(m.chess_boards) for m in met)
+        totals = {a: [0.0] * width, b: [0.0] * width}
+        for match in met:
+            for board, result in enumerate(match.chess_boards):
+                totals[match.home][board] += result.home_points
+                totals[match.away][board] += 1.0 - result.home_points
+        found: dict[str, Value] = {}
+        for team, points in totals.items():
+            value: list[float] = []
+            for step in self.steps:
+                if step == "C":
+                    value.append(-sum(n * p for n, p in enumerate(points, start=1)) + 0.0)
+                elif step == "T":
+                    value.extend(points)
+                else:
+                    value.extend(_without_bottom_boards(tuple(points)))
+            found[team] = tuple(value)
+        return found
+
+    def phrase(self, value: Value) -> str:
+        if isinstance(value, tuple) and self.steps.startswith("C"):
+            # The board count is ordered on taken negatively; it is shown as counted.
+            return " then ".join(number(v) for v in (-value[0] + 0.0, *value[1:]))
+        return super().phrase(value)
+
+
+def _on(points: Points, note: str | None) -> str:
+    if note is None:
+        return f"On {NAMES[points]}."
+    return f"On {NAMES[points]}, {note[0].lower()}{note[1:]}"
+
+
+def _other(points: Points) -> Points:
+    return "GP" if points == "MP" else "MP"
+
+
+class ScoreStrengthCombination(Criterion):
+    """SSSC, C.07 Art. 13.4: the score that is not the primary one, plus the Buchholz
+    on the primary score divided by the normalisation factor, so that the strength
+    of the schedule refines the scores without outweighing them. The factor is the
+    most primary points the event can give divided by the most secondary points one
+    match can give, rounded down: 2 match points a round against the boards of a
+    match, or the boards of every round against 2. The sum is rounded to two
+    decimals, half up, as AOB is."""
+
+    key = "score_strength_combination"
+    title = "score and schedule strength combination"
+
+    def __init__(self, primary: Points) -> None:
+        self.primary = primary
+        self.buchholz = OnScore(Buchholz("round-robin", None), primary, False)
+
+    def factor(self, index: EventIndex) -> int:
+        rounds, width = on(index, "MP").rounds, boards(index)
+        found = MATCH_WIN * rounds / width if self.primary == "MP" else rounds * width / MATCH_WIN
+        # An event too short for one secondary match's worth of primary points
+        # still divides by 1, never by 0.
+        return max(1, int(found))
+
+    def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
+        known = index.memo_of(self)
+        missing = [t for t in group if t not in known]
+        if missing:
+            other = on(index, _other(self.primary)).scores
+            strength = self.buchholz.evaluate(index, missing)
+            factor = self.factor(index)
+            for t in missing:
+                buchholz = strength[t]
+                assert not isinstance(buchholz, tuple)
+                total = other[t] + buchholz / factor
+                # Two decimals, half up: finer differences are noise, not merit.
+                known[t] = int(total * 100 + 0.5 + 1e-9) / 100
+        return {t: known[t] for t in group}
