@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import textwrap
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -26,6 +25,7 @@ __all__ = [
     "cell_text",
     "print_standings",
     "text_table",
+    "wrapped",
     "write_plain",
 ]
 
@@ -89,7 +89,7 @@ def print_standings(
     # Wrapped here, not by rich: a large Swiss has hundreds of these lines.
     width = max(40, console.width - 2)
     if not_applied:
-        write_plain(console, textwrap.fill(
+        write_plain(console, wrapped(
             f"{NOT_APPLIED} not applied: only players still tied when the regulation reaches "
             "a criterion are compared by it.", width, initial_indent="  ",
             subsequent_indent="  "))
@@ -97,9 +97,30 @@ def print_standings(
         console.print("[bold]How the ties were split[/]")
         write_plain(console, "\n".join(
             f"  {line}" if len(line) <= width - 2
-            else textwrap.fill(line, width, initial_indent="  ", subsequent_indent="    ")
+            else wrapped(line, width, initial_indent="  ", subsequent_indent="    ")
             for line in result.explanation
         ))
+
+
+def wrapped(text: str, width: int, initial_indent: str = "", subsequent_indent: str = "") -> str:
+    """``text`` in lines of at most ``width`` characters, broken at spaces only (a name
+    such as Vachier-Lagrave is never split), a word longer than a line on its own.
+
+    ``textwrap`` does more (hyphens, tabs) and takes most of the time of a standings
+    table of hundreds of explanations.
+    """
+    lines: list[str] = []
+    line = initial_indent
+    empty = True
+    for word in text.split():
+        if not empty and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line, empty = subsequent_indent + word, False
+        else:
+            line = line + word if empty else f"{line} {word}"
+            empty = False
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def write_plain(console: Console | PlainConsole, text: str) -> None:

@@ -130,3 +130,18 @@ def test_the_json_text_reads_back_as_the_same_data() -> None:
     assert json.loads(text) == data
     # A player's row on a line of its own.
     assert sum(1 for line in text.splitlines() if '"rank": ' in line) == len(data["standings"])
+
+
+@pytest.mark.parametrize("width", [20, 40, 78])
+def test_explanations_wrap_at_spaces_as_textwrap_does_without_breaking_names(width: int) -> None:
+    import textwrap
+
+    from orchestrator.tables import wrapped
+
+    text = ("Vachier-Lagrave, Abdusattorov and Praggnanandhaa R are tied on 5½ points for "
+            "places 1-3. Supercalifragilisticexpialidocious-Wordsworth stays whole.")
+    ours = wrapped(text, width, "  ", "    ")
+    assert ours == textwrap.fill(text, width, initial_indent="  ", subsequent_indent="    ",
+                                 break_on_hyphens=False, break_long_words=False)
+    assert "Vachier-Lagrave," in ours.replace("\n", " ")
+    assert all(len(line) <= width for line in ours.splitlines() if " " in line.strip())
