@@ -55,7 +55,7 @@ FileArg = Annotated[str, typer.Argument(help="The event: a FIDE TRF (.trf) or JS
 RegulationOpt = Annotated[
     str | None,
     typer.Option(
-        "--regulation", "-r", help="A regulation name (gct2015...) or a .toml/.json file"
+        "--regulation", "-r", help="A named regulation or a .toml/.json regulation file"
     ),
 ]
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f")]
@@ -288,9 +288,9 @@ def prizes(
     ] = None,
     format: FormatOpt = OutputFormat.table,
 ) -> None:
-    """Divide prize money and tour points (GCT 2015 reg. 1)."""
+    """Divide prize money and tour points as the regulation's prize rule says."""
     from playoff_formats.placings import award_prizes
-    from playoff_formats.regulations import prize_rule
+    from playoff_formats.regulations import prize_rule, regulations_with_prizes
 
     money = _parse_amounts(prizes, "--prizes")
     tour = _parse_amounts(points, "--points")
@@ -298,10 +298,11 @@ def prizes(
         event = read_event(Path(file))
         rules = resolve_regulation(regulation, event)
         if prize_rule(rules) is None:
-            # The division of GCT 2015 reg. 1 is that text's, not a general rule.
+            # A division of prize money is a regulation's own text, not a general rule.
+            named = ", ".join(regulations_with_prizes())
             _fail(
                 f"{rules.name} says nothing of prize money, so there is no rule to divide "
-                "it by; prizes follow GCT 2015 reg. 1 (--regulation gct2015)"
+                f"it by; the regulations that do: {named} (--regulation NAME)"
             )
             return
         result = rules.standings(event)

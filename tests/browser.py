@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.parts import missing
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
@@ -34,13 +36,7 @@ ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 def chromium_or_skip() -> str:
     if Path(CHROMIUM).exists() or shutil.which("chromium"):
         return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
-    if os.environ.get("CI") or os.geteuid() == 0:
-        # Here Chromium can be installed ('make test' does it as root): its absence
-        # is a broken set-up, never a reason to pass without the browser tests.
-        pytest.fail("Chromium is missing: 'make browser' installs it (apt-get install chromium)")
-    # Only a user who cannot install Debian packages gets here.
-    pytest.skip("Chromium is not installed and cannot be without root: "
-                "run 'sudo apt-get install -y chromium' for the browser tests")
+    missing("Chromium", "chromium", "the browser tests")
 
 
 @pytest.fixture(scope="module")

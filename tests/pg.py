@@ -25,6 +25,8 @@ from typing import Any
 
 import pytest
 
+from tests.parts import missing
+
 DEBIAN_ROOT = Path("/usr/lib/postgresql")
 SYSTEM_USER = "postgres"
 SUPERUSER = "postgres"
@@ -37,16 +39,7 @@ def postgres_bindir_or_skip() -> Path:
     found = _bindir()
     if found is not None:
         return found
-    if os.environ.get("CI"):
-        # CI installs it ('make test' does, as root): its absence is a broken set-up,
-        # never a reason to pass without the PostgreSQL tests.
-        pytest.fail(
-            "PostgreSQL is missing: 'make test' installs it (apt-get install postgresql)"
-        )
-    how = "'make test' installs it" if os.geteuid() == 0 else (
-        "run 'sudo apt-get install -y postgresql'"
-    )
-    pytest.skip(f"PostgreSQL is not installed ({how}): the PostgreSQL tests need it")
+    missing("PostgreSQL", "postgresql", "the PostgreSQL tests")
 
 
 def _bindir() -> Path | None:

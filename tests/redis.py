@@ -8,7 +8,6 @@ except in CI, where its absence is a broken set-up and fails them.
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -20,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.parts import missing
+
 START_ATTEMPTS = 3
 
 
@@ -29,14 +30,7 @@ def redis_server_or_skip() -> Path:
     )
     if found is not None:
         return Path(found)
-    if os.environ.get("CI"):
-        # CI installs it ('make test' does, as root): its absence is a broken set-up,
-        # never a reason to pass without the tests of several workers.
-        pytest.fail("Redis is missing: 'make test' installs it (apt-get install redis-server)")
-    how = "'make test' installs it" if os.geteuid() == 0 else (
-        "run 'sudo apt-get install -y redis-server'"
-    )
-    pytest.skip(f"redis-server is not installed ({how}): the tests of several workers need it")
+    missing("redis-server", "redis-server", "the tests of several workers")
 
 
 def _free_port() -> int:

@@ -20,14 +20,13 @@ from pathlib import Path
 import pytest
 
 from tests.gacrux import (
-    ABSENT,
     BOARD_COUNT_AFTER_EDE,
-    CHECKER,
     KNOWN_DIFFERENCES,
     Generated,
     compare,
     compare_teams,
     events,
+    gacrux_or_skip,
     team_events,
 )
 
@@ -38,8 +37,7 @@ EVENTS = list(events())
 def test_values_and_direct_encounter_ranks_agree_with_gacrux(
     tmp_path: Path, event: Generated
 ) -> None:
-    if not CHECKER.is_file():
-        pytest.skip(ABSENT)
+    gacrux_or_skip()
     compared, differences = compare(event, tmp_path)
     assert compared > 0
     unexplained = [d for d in differences if d.known is None]
@@ -69,8 +67,7 @@ def test_team_values_on_match_and_game_points_agree_with_gacrux(
     # MP and GP as the primary score and on the criteria (BH:GP...), MPVGP (C.07 Art.
     # 13.1), SSSC (13.4) and BC (12.1) by value; EDE (13.3), TBR (12.2) and BBE (12.3)
     # by the ranks they give.
-    if not CHECKER.is_file():
-        pytest.skip(ABSENT)
+    gacrux_or_skip()
     compared, differences = compare_teams(name, trf, document, tmp_path)
     assert compared > 0
     # The one documented difference: the board count of Art. 13.3.2 (EDEC, EDEBT,

@@ -32,6 +32,8 @@ def test_prizes_refused_under_a_regulation_without_prizes(tmp_path: Path) -> Non
     run = playoff("prizes", str(COUNTY), "--prizes", "100,50")
     assert run.returncode == 2
     assert "county1980 says nothing of prize money" in run.stderr
+    # The regulations that do are read from their data, not written into the command.
+    assert "the regulations that do: gct2015" in " ".join(run.stderr.split())
     assert "Traceback" not in run.stderr
     club = tmp_path / "club.toml"
     club.write_text('name = "club"\ncriteria = ["WIN", "BH"]\n', encoding="utf-8")

@@ -32,9 +32,9 @@ from playoff_formats.io.trf import TrfEvent, parse_trf, read_trf
 from playoff_formats.model import IndividualEvent
 from playoff_formats.regulations import CriteriaRegulation, get_regulation
 from playoff_formats.regulations.custom import regulation_from_text
+from tests.gacrux import gacrux_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
-GACRUX = ROOT.parent / "shared" / "tools" / "gacrux"
 
 # --------------------------------------------------------------------------- generated TRFs
 
@@ -336,9 +336,7 @@ OUR_KEYS = ("won", "sonneborn_berger", "koya", "buchholz", "buchholz_cut1")
     ],
 )
 def test_gacrux_gives_the_same_values(tmp_path: Path, text: Callable[[], str]) -> None:
-    checker = GACRUX / "tiebreakchecker.py"
-    if not checker.is_file():
-        pytest.skip(f"Gacrux is not at hand: no {checker}")
+    checker = gacrux_or_skip()
     # A start after 1 March 2026 has Gacrux apply the C.07 text of 2026, as we do.
     path = tmp_path / "swiss.trf"
     path.write_text(text().replace("042 2026/01/01", "042 2026/06/01"), encoding="utf-8")
@@ -346,7 +344,7 @@ def test_gacrux_gives_the_same_values(tmp_path: Path, text: Callable[[], str]) -
     env = {**os.environ, "PYTHONPYCACHEPREFIX": str(tmp_path / "bytecode")}
     done = subprocess.run(
         [sys.executable, str(checker), "-i", str(path), "-t", *GACRUX_CODES, "-s"],
-        capture_output=True, text=True, check=True, cwd=GACRUX, env=env,
+        capture_output=True, text=True, check=True, cwd=checker.parent, env=env,
     )
     report = json.loads(done.stdout)
     assert report["status"]["code"] == 0, report["status"]

@@ -97,22 +97,19 @@ _NAMED: dict[str, Callable[[], Regulation]] = {
 }
 
 
-_PRIZE_RULES: dict[str, str] = {
-    "gct2015": "GCT 2015 reg. 1",
-}
-"""The named regulations whose texts say how prize money is divided, and where."""
-
-
 def prize_rule(regulation: Regulation) -> str | None:
     """Where ``regulation`` says how prize money is divided; ``None`` if it does not.
 
-    Only a named regulation can say so: one read from a file lists tie-break
-    codes and nothing of prizes, whatever it calls itself.
+    It is the regulation's own data (``CriteriaRegulation.prize_rule``): one read from
+    a file lists tie-break codes and nothing of prizes, whatever it calls itself.
     """
-    rule = _PRIZE_RULES.get(regulation.name)
-    if rule is None or type(regulation) is not type(get_regulation(regulation.name)):
-        return None
-    return rule
+    rule = getattr(regulation, "prize_rule", None)
+    return rule if isinstance(rule, str) else None
+
+
+def regulations_with_prizes() -> list[str]:
+    """The named regulations whose texts divide prize money."""
+    return [name for name in regulation_names() if prize_rule(get_regulation(name))]
 
 
 def regulation_names() -> list[str]:
@@ -162,4 +159,5 @@ __all__ = [
     "regulation_names",
     "regulation_ranks",
     "regulations_for",
+    "regulations_with_prizes",
 ]

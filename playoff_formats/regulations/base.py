@@ -61,6 +61,9 @@ class CriteriaRegulation:
     playoff_rule: str = "a play-off"
     unresolved: str = "they stay tied and share the place"
     playoff_format: PlayoffFormat | str | None = None
+    prize_rule: str | None = None
+    """Where the regulation's text says how prize money and tour points are divided
+    (GCT 2015 reg. 1); ``None``: it says nothing of prizes."""
     special_prize_playoffs: bool = False
     """A special prize for a position other than first goes by the criteria, and to a
     play-off among the players covering that position when they stay level after

@@ -41,6 +41,7 @@ def gct2015() -> CriteriaRegulation:
         unresolved="reg. 4 (e): they stay tied and share the Grand Chess Tour points of "
         "the places they cover",
         playoff_format="gct2015",
+        prize_rule="GCT 2015 reg. 1",
         special_prize_playoffs=True,
     )
 
