@@ -38,6 +38,7 @@ from orchestrator.store import (
     AsyncEventStore,
     ConcurrencyError,
     SqliteEventStore,
+    StoreUnavailableError,
 )
 from orchestrator.timesource import SystemTime, TimeSource
 from playoff_formats.errors import InputError, PlayoffError
@@ -170,7 +171,11 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return JSONResponse(status_code=exc.status, content={"detail": exc.reason})
+        retry = getattr(exc, "retry_after_s", None)
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        return JSONResponse(
+            status_code=exc.status, content={"detail": exc.reason}, headers=headers
+        )
 
     @app.exception_handler(ConcurrencyError)
     async def concurrent_write(request: Request, exc: ConcurrencyError) -> JSONResponse:
@@ -179,6 +184,13 @@ def create_app(
         return JSONResponse(status_code=409, content={
             "detail": "another worker changed this event at the same moment: send the "
                       "request again (with the same Idempotency-Key, if it had one)"
+        })
+
+    @app.exception_handler(StoreUnavailableError)
+    async def log_unreachable(request: Request, exc: StoreUnavailableError) -> JSONResponse:
+        return JSONResponse(status_code=503, headers={"Retry-After": "2"}, content={
+            "detail": "the log cannot be reached at the moment (its database is restarting "
+                      "or out of reach): try again in a few seconds"
         })
 
     @app.exception_handler(InputError)

@@ -33,6 +33,13 @@ class Unavailable(ServiceError):
     status = 503
 
 
+class LogUnavailable(Unavailable):
+    """The log cannot be reached now: nothing was recorded (or, if the commit went
+    through and only its answer was lost, a resend with the same id says so)."""
+
+    retry_after_s = 2
+
+
 class TooManyRequests(ServiceError):
     """Too many failed attempts from one address: wait before trying again."""
 

@@ -159,13 +159,15 @@ class Ack(_Frame):
 
 ErrorCode = Literal[
     "bad-frame", "bad-command", "read-only", "forbidden", "conflict", "rate-limited",
-    "too-large",
+    "too-large", "unavailable",
 ]
 
 
 class ErrorData(_Frame):
     code: ErrorCode
     reason: str
+    retry_after_s: int | None = None
+    """With ``unavailable``: when to send the command again (with the same id)."""
 
 
 class ErrorFrame(_Frame):

@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -38,7 +38,14 @@ from orchestrator.commands import (
     apply_event_command,
 )
 from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
-from orchestrator.errors import Conflict, KeyReused, NotFound, Unauthorized, Unavailable
+from orchestrator.errors import (
+    Conflict,
+    KeyReused,
+    LogUnavailable,
+    NotFound,
+    Unauthorized,
+    Unavailable,
+)
 from orchestrator.events import (
     EventCreated,
     EventStreamEvent,
@@ -57,11 +64,13 @@ from orchestrator.state import EventState, PlayoffState, event_stream, playoff_s
 from orchestrator.store import (
     AppendRequest,
     AsyncEventLog,
+    CommandLoggedError,
     ConcurrencyError,
     NewEvent,
     Snapshot,
     StoredEvent,
     StoreError,
+    StoreUnavailableError,
 )
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
@@ -180,8 +189,9 @@ class Service:
         self._locks: dict[str, asyncio.Lock] = {}
         self.tokens = TokenIndex()
         self.quarantined: dict[str, str] = {}
-        self._snapshot_seq: dict[str, int] = {}
         """Streams left aside at start-up because they cannot be loaded: why, by stream."""
+        self._snapshot_seq: dict[str, int] = {}
+        self._recent: dict[str, dict[int, Logged]] = {}
 
     # ------------------------------------------------------------------ start-up
 
@@ -506,38 +516,56 @@ class Service:
         answered with the event as it stands, the command applied once."""
         stream = event_stream(event_id)
         command_id = key.command_id(actor) if key is not None else None
-        for _ in range(CATCH_UP_ATTEMPTS):
-            try:
-                async with self._lock(stream):
-                    if key is not None and command_id is not None:
-                        earlier = await self.store.find_command(stream, command_id)
-                        if earlier is not None:
-                            key.check(earlier[0])
-                            return self.event(event_id)
-                    state = self.event(event_id)
-                    now = self.time.now()
-                    ctx = Context(
-                        now=now, server_ms=self.time.server_ms(), new_seed=self._seeds,
-                        planned_start=lambda s, match, game: None,
-                        role=actor.split(":", 1)[0],
-                    )
-                    try:
-                        events, after = apply_event_command(state, command, ctx, actor)
-                    except (PlayoffError, ValidationError) as exc:
-                        raise Conflict(_reason(exc)) from None
-                    if not events:
-                        raise Conflict("this command changes nothing")
-                    await self.store.append_many(
-                        stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                        recorded_at=now, expected_seq=state.seq, command_id=command_id,
-                        fingerprint=key.fingerprint if key is not None else None,
-                    )
-                    self._set_event(after)
-                    return after
-            except ConcurrencyError:
-                # Another worker sharing the log wrote to the event first.
-                await self.catch_up(stream)
+        try:
+            for _ in range(CATCH_UP_ATTEMPTS):
+                try:
+                    return await self._execute_event(event_id, command, actor, key, command_id)
+                except ConcurrencyError:
+                    # Another worker sharing the log wrote to the event first.
+                    await self.catch_up(stream)
+        except StoreUnavailableError as exc:
+            raise LogUnavailable(log_unreachable(exc)) from None
         raise Conflict("the event changes too often to apply this now: send it again")
+
+    async def _execute_event(
+        self, event_id: str, command: EventCommandBase, actor: str, key: Request | None,
+        command_id: str | None,
+    ) -> EventState:
+        stream = event_stream(event_id)
+        async with self._lock(stream):
+            state = self.event(event_id)
+            if key is not None and command_id is not None:
+                earlier = await self.store.find_command(stream, command_id)
+                if earlier is not None:
+                    key.check(earlier[0])
+                    if earlier[-1].seq > state.seq:  # another worker's: fold it first
+                        raise ConcurrencyError(stream, state.seq, earlier[-1].seq)
+                    return state
+            now = self.time.now()
+            ctx = Context(
+                now=now, server_ms=self.time.server_ms(), new_seed=self._seeds,
+                planned_start=lambda s, match, game: None,
+                role=actor.split(":", 1)[0],
+            )
+            try:
+                try:
+                    events, after = apply_event_command(state, command, ctx, actor)
+                except (PlayoffError, ValidationError) as exc:
+                    raise Conflict(_reason(exc)) from None
+                if not events:
+                    raise Conflict("this command changes nothing")
+            except Conflict:
+                await self._at_head(stream, state.seq)  # refused only at the log's head
+                raise
+            stored = await self.store.append_many(
+                stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
+                recorded_at=now, expected_seq=state.seq, command_id=command_id,
+                fingerprint=key.fingerprint if key is not None else None,
+            )
+            if not _as_decided(stored, state.seq, events, actor, now):
+                raise ConcurrencyError(stream, state.seq, stored[-1].seq)  # another's
+            self._set_event(after)
+            return after
 
     async def issue_token(
         self, event_id: str, role: Role, label: str, actor: str, *, key: Request | None = None
@@ -666,14 +694,39 @@ class Service:
         never found at the next start).
         """
         stream = event_stream(event_id)
+        try:
+            for _ in range(CATCH_UP_ATTEMPTS):
+                try:
+                    return await self._create_once(event_id, build, actor, key)
+                except (ConcurrencyError, CommandLoggedError):
+                    # Another worker wrote to the event first, or made this very
+                    # creation (sent to both): fold the log, and look again.
+                    await self.catch_up(stream)
+        except StoreUnavailableError as exc:
+            raise LogUnavailable(log_unreachable(exc)) from None
+        raise Conflict("the event changes too often to do this now: send it again")
+
+    async def _create_once(
+        self,
+        event_id: str,
+        build: Callable[[EventState], PlayoffEvent],
+        actor: str,
+        key: Request | None,
+    ) -> PlayoffState:
+        stream = event_stream(event_id)
         command_id = key.command_id(actor) if key is not None else None
         async with self._lock(stream):
+            event_state = self.event(event_id)
             if key is not None and command_id is not None:
                 earlier = await self.store.find_command(stream, command_id)
                 if earlier is not None:  # the same creation sent again: the same answer
                     key.check(earlier[0])
-                    return self.playoff(str(earlier[0].data["playoff_id"]))
-            event_state = self.event(event_id)
+                    if earlier[-1].seq > event_state.seq:  # another worker's: fold it
+                        raise ConcurrencyError(stream, event_state.seq, earlier[-1].seq)
+                    playoff_id = str(earlier[0].data["playoff_id"])
+                    if playoff_id not in self._playoffs:
+                        await self.catch_up(playoff_stream(playoff_id))
+                    return self.playoff(playoff_id)
             now = self.time.now()
             try:
                 created = build(event_state)
@@ -681,7 +734,11 @@ class Service:
                 state = apply_playoff(None, created, stamp)
                 schedule.plan(state, now)
             except (PlayoffError, ValueError, OverflowError) as exc:
+                await self._at_head(stream, event_state.seq)  # refused only at the head
                 raise Conflict(_reason(exc)) from None
+            except Conflict:
+                await self._at_head(stream, event_state.seq)
+                raise
             linked = PlayoffLinked(playoff_id=state.id)
             linked_state = apply_event(
                 event_state, linked, Stamp(event_state.seq + 1, now, actor)
@@ -713,17 +770,29 @@ class Service:
         """Decide ``command``'s events, check them on the state, log them, publish them.
 
         :class:`~orchestrator.errors.Conflict` (and nothing logged) when the command
-        is not an allowed transition now. A command id already logged returns the
-        events it logged then, unchanged.
+        is not an allowed transition on the play-off as the log has it. A command id
+        already logged returns the events it logged then, unchanged.
+
+        Where several workers share the log, what the log holds is the truth: a
+        command is refused only on the state at the log's head (a worker behind
+        folds what it missed and decides again), and one whose id another worker
+        logged meanwhile is answered with that worker's events, folded here, never
+        with this worker's own decision.
         """
-        for _ in range(CATCH_UP_ATTEMPTS):
-            try:
-                return await self._execute(playoff_id, command, actor, command_id, fingerprint)
-            except ConcurrencyError:
-                # Another worker sharing the log wrote to the play-off first: fold
-                # what it wrote, and decide again on the play-off as it now stands.
-                await self.catch_up(playoff_stream(playoff_id))
-        return await self._execute(playoff_id, command, actor, command_id, fingerprint)
+        stream = playoff_stream(playoff_id)
+        try:
+            for _ in range(CATCH_UP_ATTEMPTS):
+                try:
+                    return await self._execute(
+                        playoff_id, command, actor, command_id, fingerprint
+                    )
+                except ConcurrencyError:
+                    # Another worker sharing the log wrote to the play-off first: fold
+                    # what it wrote, and decide again on the play-off as it now stands.
+                    await self.catch_up(stream)
+            return await self._execute(playoff_id, command, actor, command_id, fingerprint)
+        except StoreUnavailableError as exc:
+            raise LogUnavailable(log_unreachable(exc)) from None
 
     async def _execute(
         self,
@@ -746,8 +815,13 @@ class Service:
                             "this Idempotency-Key (or command id) was used for another "
                             "request: send a new key for a new request"
                         )
+                    if earlier[-1].seq > state.seq:
+                        # Logged by another worker, not yet folded here: fold it first,
+                        # so that the answer never runs ahead of this worker's state.
+                        raise ConcurrencyError(stream, state.seq, earlier[-1].seq)
                     return Outcome(
-                        state, tuple(typed(e) for e in earlier), tuple(earlier), resent=True
+                        state, await self._as_logged(stream, earlier), tuple(earlier),
+                        resent=True,
                     )
             now = self.time.now()
             ctx = Context(
@@ -758,31 +832,74 @@ class Service:
                 role=actor.split(":", 1)[0],
             )
             try:
-                applied = apply_command(state, command, ctx, actor)
-            except (PlayoffError, ValidationError) as exc:
-                raise Conflict(_reason(exc)) from None
-            if not applied:
-                raise Conflict("this command changes nothing")
-            trial = applied[-1].after
-            events = [a.event for a in applied]
+                try:
+                    applied = apply_command(state, command, ctx, actor)
+                except (PlayoffError, ValidationError) as exc:
+                    raise Conflict(_reason(exc)) from None
+                if not applied:
+                    raise Conflict("this command changes nothing")
+                trial = applied[-1].after
+                events = [a.event for a in applied]
+                if any(e.schedule_override for e in events):
+                    try:  # an override the schedule cannot follow is refused before it is logged
+                        schedule.plan(trial, now)
+                    except (PlayoffError, ValueError) as exc:
+                        raise Conflict(
+                            f"the schedule cannot follow this: {_reason(exc)}"
+                        ) from None
+            except Conflict:
+                await self._at_head(stream, state.seq)
+                raise
             # What travels beside each event comes from the state just after it.
             logged = [Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied]
-            if any(e.schedule_override for e in events):
-                try:  # an override the schedule cannot follow is refused before it is logged
-                    schedule.plan(trial, now)
-                except (PlayoffError, ValueError) as exc:
-                    raise Conflict(f"the schedule cannot follow this: {_reason(exc)}") from None
             stored = await self.store.append_many(
                 stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
                 recorded_at=now, expected_seq=state.seq, command_id=command_id,
                 fingerprint=fingerprint,
             )
-            if stored[0].seq != state.seq + 1:
-                # Its id was logged meanwhile by another worker: answered as a resend.
-                raise ConcurrencyError(stream, state.seq, stored[0].seq - 1)
+            if not _as_decided(stored, state.seq, events, actor, now):
+                # Its id was logged meanwhile by another worker, with that worker's
+                # decision: the log's events are the answer, folded from the log.
+                raise ConcurrencyError(stream, state.seq, stored[-1].seq)
             self._playoffs[playoff_id] = trial
+            self._remember(stream, logged)
         await self.bus.publish(Published(trial, tuple(logged)))
         return Outcome(trial, tuple(logged), tuple(stored))
+
+    async def _at_head(self, stream: str, seq: int) -> None:
+        """Raise :class:`ConcurrencyError` if the log holds events of ``stream`` past
+        ``seq``: a refusal decided on a state behind the log's is decided again."""
+        head = await self.store.last_seq(stream)
+        if head != seq:
+            raise ConcurrencyError(stream, seq, head)
+
+    def _remember(self, stream: str, logged: Sequence[Logged]) -> None:
+        """Keep the last events folded here, with what travels beside them, to answer
+        a resent command as its first answer was."""
+        recent = self._recent.setdefault(stream, {})
+        for entry in logged:
+            recent[entry.seq] = entry
+        while len(recent) > RECENT_EVENTS:
+            del recent[next(iter(recent))]
+
+    async def _as_logged(
+        self, stream: str, stored: Sequence[StoredEvent]
+    ) -> tuple[Logged, ...]:
+        """Stored events of a play-off as logged, with what travels beside them (from
+        the recent events folded here, else by folding the log up to them)."""
+        recent = self._recent.get(stream, {})
+        found = [recent.get(e.seq) for e in stored]
+        if all(entry is not None for entry in found):
+            return tuple(entry for entry in found if entry is not None)
+        wanted = {e.seq for e in stored}
+        state: PlayoffState | None = None
+        out: list[Logged] = []
+        for e in await self.store.read(stream, limit=max(wanted)):
+            event = parse_playoff_event(e.type, e.data)
+            state = apply_playoff(state, event, stamp_of(e))
+            if e.seq in wanted:
+                out.append(Logged(event, stamp_of(e), event_extras(event, state)))
+        return tuple(out)
 
     def _lock(self, stream: str) -> asyncio.Lock:
         return self._locks.setdefault(stream, asyncio.Lock())
@@ -840,6 +957,7 @@ class Service:
             events.append(Logged(event, stamp, event_extras(event, state)))
         assert state is not None
         self._playoffs[playoff_id] = state
+        self._remember(stream, events)
         await self.bus.publish(Published(state, tuple(events)))
         return True
 
@@ -855,6 +973,37 @@ class Service:
         assert state is not None
         self._set_event(state)
         return True
+
+
+RECENT_EVENTS = 256
+"""Events of each play-off kept with what travels beside them, for resent commands."""
+
+
+def _as_decided(
+    stored: Sequence[StoredEvent], seq: int, events: Sequence[PlayoffEvent | EventStreamEvent],
+    actor: str, now: datetime,
+) -> bool:
+    """Whether the log holds, past ``seq``, exactly the events this worker decided
+    (types, data and stamps): then its trial state is their fold. Otherwise the
+    command id was logged first by another worker, with a decision of its own (an
+    instant a millisecond apart is another decision)."""
+    return len(stored) == len(events) and all(
+        s.seq == seq + n
+        and s.type == e.type
+        and s.data == e.log_data()
+        and s.actor == actor
+        and s.recorded_at == now
+        for n, (s, e) in enumerate(zip(stored, events, strict=True), start=1)
+    )
+
+
+def log_unreachable(exc: Exception) -> str:
+    """Why a command could not be logged now, and what to do, in words."""
+    return (
+        "the play-off's log cannot be reached at the moment (its database is restarting "
+        "or out of reach): send the command again in a few seconds, with the same id "
+        "or Idempotency-Key, and it is logged once"
+    )
 
 
 CATCH_UP_ATTEMPTS = 10

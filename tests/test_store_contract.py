@@ -34,6 +34,7 @@ from orchestrator.store import (
     AsyncEventLog,
     AsyncEventStore,
     CommandIdReusedError,
+    CommandLoggedError,
     ConcurrencyError,
     InvalidEventError,
     NewEvent,
@@ -321,15 +322,19 @@ async def test_an_atomic_append_keeps_the_order_of_one_streams_requests(
     assert [[(e.stream, e.seq, e.type) for e in part] for part in made] == [
         [("b", 1, "b1")], [("a", 1, "a1")], [("b", 2, "b2"), ("b", 3, "b3")], [("a", 2, "a2")]
     ]
-    # A request whose command id is stored answers its events and stores nothing;
-    # the others of the call are stored.
-    again = await log.append_atomic([
-        AppendRequest("a", [NewEvent("a2", {})], None, at(5), command_id="c"),
-        AppendRequest("b", [NewEvent("b4", {})], None, at(5), expected_seq=3),
-    ])
-    assert again[0] == made[3]
-    assert [(e.seq, e.type) for e in again[1]] == [(4, "b4")]
-    assert [await log.last_seq(s) for s in ("a", "b")] == [2, 4]
+    # A group one of whose requests has its command id stored was logged before
+    # (by this writer or another, sent both the same command): nothing of it is
+    # stored again, and the refusal carries that command's events as first logged.
+    with pytest.raises(CommandLoggedError) as caught:
+        await log.append_atomic([
+            AppendRequest("a", [NewEvent("a2", {})], None, at(5), command_id="c"),
+            AppendRequest("b", [NewEvent("b4", {})], None, at(5), expected_seq=3),
+        ])
+    assert caught.value.earlier == made[3]
+    assert [await log.last_seq(s) for s in ("a", "b")] == [2, 3]
+    # Alone, the same request is answered with its events, and nothing is stored.
+    assert await log.append_many("a", [NewEvent("a2", {})], actor=None, recorded_at=at(5),
+                                 command_id="c") == made[3]
 
 
 # --------------------------------------------------------------------------- commands

@@ -17,10 +17,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
 from orchestrator.commands import parse_command
-from orchestrator.errors import ServiceError
+from orchestrator.errors import LogUnavailable, ServiceError
 from orchestrator.hub import Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
 from orchestrator.state import playoff_stream
+from orchestrator.store import ConcurrencyError
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
 
@@ -293,12 +294,22 @@ async def _catch_up(
 
 
 def _refuse(
-    service: Service, connection: Connection, code: str, reason: str, command_id: str | None = None
+    service: Service, connection: Connection, code: str, reason: str, command_id: str | None = None,
+    *, retry_after_s: int | None = None,
 ) -> None:
     """An error frame: the command or frame is refused and nothing changes."""
     seq = service.playoff(connection.playoff_id).seq
     extra = {"id": command_id} if command_id is not None else {}
-    connection.send(encode("error", seq, {"code": code, "reason": reason}, **extra))
+    d: dict[str, Any] = {"code": code, "reason": reason}
+    if retry_after_s is not None:
+        d["retry_after_s"] = retry_after_s
+    connection.send(encode("error", seq, d, **extra))
+
+
+TOO_BUSY = (
+    "other commands to this play-off kept arriving first: nothing was changed; send it "
+    "again"
+)
 
 
 async def _receive(
@@ -366,6 +377,14 @@ async def _command(
             command_id=f"ws:{connection.token_id}:{command_id}",
             fingerprint=Request.of(command_id, "WS", "cmd", body).fingerprint,
         )
+    except LogUnavailable as exc:
+        # The log out of reach (its database restarting): refused, the connection kept.
+        _refuse(service, connection, "unavailable", exc.reason, command_id,
+                retry_after_s=exc.retry_after_s)
+        return
+    except ConcurrencyError:
+        _refuse(service, connection, "conflict", TOO_BUSY, command_id)
+        return
     except (ServiceError, PlayoffError) as exc:
         reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
         _refuse(service, connection, "conflict", str(reason), command_id)

@@ -16,6 +16,7 @@ from orchestrator.store.base import (
     AsyncEventLog,
     AtomicAppend,
     CommandIdReusedError,
+    CommandLoggedError,
     ConcurrencyError,
     EventStore,
     InvalidEventError,
@@ -26,6 +27,7 @@ from orchestrator.store.base import (
     StoreClosedError,
     StoredEvent,
     StoreError,
+    StoreUnavailableError,
 )
 from orchestrator.store.sqlite import SCHEMA_VERSION, SqliteEventStore
 
@@ -51,6 +53,7 @@ __all__ = [
     "AsyncEventStore",
     "AtomicAppend",
     "CommandIdReusedError",
+    "CommandLoggedError",
     "ConcurrencyError",
     "EventStore",
     "GroupCommitStats",
@@ -63,5 +66,6 @@ __all__ = [
     "SqliteEventStore",
     "StoreClosedError",
     "StoreError",
+    "StoreUnavailableError",
     "StoredEvent",
 ]

@@ -44,6 +44,25 @@ class CommandIdReusedError(StoreError):
         self.command_id = command_id
 
 
+class CommandLoggedError(StoreError):
+    """A request of an atomic group whose command id is already logged: the group was
+    logged before (by this or another writer), so nothing of it is stored again.
+    ``earlier`` holds that command's events as first logged."""
+
+    def __init__(self, stream: str, command_id: str, earlier: list[StoredEvent]) -> None:
+        super().__init__(f"command id {command_id!r} of {stream!r} is already logged")
+        self.stream = stream
+        self.command_id = command_id
+        self.earlier = earlier
+
+
+class StoreUnavailableError(StoreError):
+    """The log cannot be reached now (its server restarting or out of reach, a
+    connection cut). A read read nothing; a write stored nothing, unless its commit
+    went through and only the answer was lost: resending it with the same command id
+    tells which, and logs it once."""
+
+
 class InvalidEventError(StoreError, ValueError):
     """An event that cannot be stored as given (bad stream, type, data or time)."""
 

@@ -51,6 +51,7 @@ from psycopg_pool import AsyncConnectionPool
 from orchestrator.store.base import (
     AppendRequest,
     CommandIdReusedError,
+    CommandLoggedError,
     ConcurrencyError,
     InvalidEventError,
     JsonObject,
@@ -60,6 +61,7 @@ from orchestrator.store.base import (
     StoreClosedError,
     StoredEvent,
     StoreError,
+    StoreUnavailableError,
     check_request,
     decode_json_many,
     encode_json,
@@ -306,9 +308,18 @@ class PostgresEventStore:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[Connection]:
-        pool = await self._ready()
-        async with pool.connection() as conn:
-            yield conn
+        try:
+            pool = await self._ready()
+            async with pool.connection() as conn:
+                yield conn
+        except _RETRY:
+            raise  # a collision with another writer: the caller tries again
+        except psycopg.OperationalError as exc:
+            # The server restarting (AdminShutdown), a connection cut, no connection
+            # to be had in time: the log is out of reach, not the request wrong.
+            raise StoreUnavailableError(
+                f"the PostgreSQL log cannot be reached ({type(exc).__name__})"
+            ) from exc
 
     async def aclose(self) -> None:
         """Close the connections; idempotent. Later calls raise StoreClosedError."""
@@ -576,15 +587,17 @@ async def _apply_all(conn: Connection, prepared: list[_Prepared]) -> list[list[S
         if refused and i > min(refused):
             continue  # cannot change which refusal is raised
         try:
-            stored[i] = await _apply(conn, prepared[i])
-        except (ConcurrencyError, CommandIdReusedError) as exc:
+            stored[i] = await _apply(conn, prepared[i], atomic=len(prepared) > 1)
+        except (ConcurrencyError, CommandIdReusedError, CommandLoggedError) as exc:
             refused[i] = exc
     if refused:
         raise refused[min(refused)]
     return stored
 
 
-async def _apply(conn: Connection, prepared: _Prepared) -> list[StoredEvent]:
+async def _apply(
+    conn: Connection, prepared: _Prepared, *, atomic: bool = False
+) -> list[StoredEvent]:
     request = prepared.request
     stream, command_id = request.stream, request.command_id
     if command_id is not None:
@@ -596,6 +609,9 @@ async def _apply(conn: Connection, prepared: _Prepared) -> list[StoredEvent]:
                 and request.fingerprint != fingerprint
             ):
                 raise CommandIdReusedError(stream, command_id)
+            if atomic:
+                # The group was logged before: none of it is stored again.
+                raise CommandLoggedError(stream, command_id, earlier)
             return earlier
     cursor = await conn.execute(_APPEND, prepared.params())
     row = await cursor.fetchone()

@@ -32,6 +32,7 @@ from orchestrator.store.base import (
     AppendUnit,
     AtomicAppend,
     CommandIdReusedError,
+    CommandLoggedError,
     ConcurrencyError,
     JsonObject,
     NewEvent,
@@ -335,7 +336,10 @@ class SqliteEventStore:
                         continue
                     conn.execute("SAVEPOINT request")
                     try:
-                        results[i] = [e for part in item for e in self._apply(conn, part)]
+                        atomic = len(item) > 1
+                        results[i] = [
+                            e for part in item for e in self._apply(conn, part, atomic=atomic)
+                        ]
                     except Exception as exc:
                         if not conn.in_transaction:
                             # SQLite rolled the whole transaction back (I/O error, full
@@ -355,7 +359,9 @@ class SqliteEventStore:
             raise StoreClosedError("the event store is closed")
         return self._writer
 
-    def _apply(self, conn: sqlite3.Connection, prepared: _Prepared) -> list[StoredEvent]:
+    def _apply(
+        self, conn: sqlite3.Connection, prepared: _Prepared, *, atomic: bool = False
+    ) -> list[StoredEvent]:
         request = prepared.request
         stream, command_id = request.stream, request.command_id
         if command_id is not None:
@@ -371,7 +377,11 @@ class SqliteEventStore:
                     and request.fingerprint != fingerprint
                 ):
                     raise CommandIdReusedError(stream, command_id)
-                return _read(conn, stream, first - 1, count)
+                earlier = _read(conn, stream, first - 1, count)
+                if atomic:
+                    # The group was logged before: none of it is stored again.
+                    raise CommandLoggedError(stream, command_id, earlier)
+                return earlier
         last = _last_seq(conn, stream)
         if request.expected_seq is not None and request.expected_seq != last:
             raise ConcurrencyError(stream, request.expected_seq, last)

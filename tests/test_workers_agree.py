@@ -1,0 +1,232 @@
+"""Several workers never disagree: a command sent with one key to two workers at once
+is logged once and answered once, and every worker's state, clocks and flag timers
+are the fold of the log, never a worker's own decision; a worker that is behind the
+log never refuses a command the log's own state accepts.
+
+Real workers (tests/workers.py) on one PostgreSQL log and one Redis. Each worker has
+its own clock, a millisecond apart (as two machines' clocks are), so that two
+workers deciding the same command decide it differently: the log alone says which.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+import psycopg
+
+from orchestrator.service import Service
+from orchestrator.state import PlayoffState
+from orchestrator.store import StoredEvent
+from orchestrator.timesource import ManualTime
+from tests.pg import pg_database, postgres_server
+from tests.redis import RedisServer, redis_server
+from tests.server import RunningServer
+from tests.test_ws_streams import make_playoff
+from tests.workers import served_worker
+
+__all__ = ["pg_database", "postgres_server", "redis_server"]  # the fixtures
+
+
+@dataclass
+class Skewed:
+    """Another machine's clock: the shared manual clock, ``offset_ms`` ahead."""
+
+    base: ManualTime
+    offset_ms: int
+
+    def now(self) -> datetime:
+        return self.base.now() + timedelta(milliseconds=self.offset_ms)
+
+    def monotonic_ms(self) -> int:
+        return self.base.monotonic_ms() + self.offset_ms
+
+    def server_ms(self) -> int:
+        return self.base.server_ms() + self.offset_ms
+
+
+def post(server: RunningServer, token: str, playoff_id: str, key: str, body: Any) -> Any:
+    with httpx.Client(base_url=server.base_url, trust_env=False, timeout=20) as http:
+        response = http.post(
+            f"/api/playoffs/{playoff_id}/commands", json=body,
+            headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key},
+        )
+    return response.status_code, response.json()
+
+
+def stored_log(url: str, playoff_id: str) -> list[StoredEvent]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT stream, seq, type, data::text, actor, recorded_at, command_id, "
+            "command_fingerprint FROM events WHERE stream = %s ORDER BY seq",
+            (f"playoff-{playoff_id}",),
+        ).fetchall()
+    return [
+        StoredEvent(stream, seq, type_, json.loads(data), actor, at, cid, fp)
+        for stream, seq, type_, data, actor, at, cid, fp in rows
+    ]
+
+
+def fold(log: list[StoredEvent]) -> PlayoffState:
+    state = Service._fold_onto(None, log, PlayoffState)
+    assert isinstance(state, PlayoffState)
+    return state
+
+
+async def until(check: Callable[[], bool], timeout: float = 15.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.02)
+
+
+def at(server: RunningServer, playoff_id: str, seq: int) -> Callable[[], bool]:
+    def check() -> bool:
+        try:
+            return server.service.playoff(playoff_id).seq >= seq
+        except Exception:
+            return False
+    return check
+
+
+def flag_times(server: RunningServer, playoff_id: str) -> dict[Any, int]:
+    return {
+        key: timer.flag_at_ms
+        for (pid, key), timer in server.app.state.flags._timers.items()
+        if pid == playoff_id
+    }
+
+
+async def test_each_command_sent_to_two_workers_at_once_is_the_logs_alone(
+    pg_database: str, redis_server: RedisServer
+) -> None:
+    clock = ManualTime()
+    name = f"test:{secrets.token_hex(4)}"
+    async with served_worker(pg_database, redis_server.url, name, clock) as a, served_worker(
+        pg_database, redis_server.url, name, Skewed(clock, 1)
+    ) as b:
+        setup = await asyncio.to_thread(make_playoff, a, 1)
+        playoff_id, chief = setup.playoff_id, setup.chief
+        await until(at(b, playoff_id, setup.seq()))
+
+        async def both(body: dict[str, Any]) -> None:
+            """One key, to both workers at once: one answer, whichever answers."""
+            key = secrets.token_hex(16)
+            answers = await asyncio.gather(
+                asyncio.to_thread(post, a, chief, playoff_id, key, body),
+                asyncio.to_thread(post, b, chief, playoff_id, key, body),
+            )
+            (status_a, answer_a), (status_b, answer_b) = answers
+            assert status_a == status_b == 201, answers
+            assert answer_a == answer_b, "two answers for one key"
+            log = {e.seq: e for e in stored_log(pg_database, playoff_id)}
+            for event in answer_a["events"]:
+                logged = log[event["seq"]]
+                assert (event["type"], event["data"]) == (logged.type, logged.data)
+
+        commands: list[dict[str, Any]] = [
+            {"type": "start-clock", "match": 1, "game": 1},
+            *(
+                {"type": "press", "match": 1, "game": 1, "side": side, "move": move}
+                for move in range(1, 5) for side in ("white", "black")
+            ),
+        ]
+        for body in commands:
+            await both(body)
+            clock.advance(7_003)
+
+        log = stored_log(pg_database, playoff_id)
+        truth = fold(log)
+        ids = [e.command_id for e in log if e.command_id is not None]
+        assert len(ids) == len(set(ids))
+        assert sum(1 for e in log if e.type == "clock-pressed") == 8
+        for server in (a, b):
+            await until(at(server, playoff_id, truth.seq))
+            mine = server.service.playoff(playoff_id)
+            assert mine.seq == truth.seq
+            assert mine.clocks == truth.clocks, "a worker's clock is not the log's"
+
+        # Both workers arm the flag timers from what they hold: the log's instants.
+        async def lead(server: RunningServer) -> None:
+            server.app.state.flags.activate()
+
+        for server in (a, b):
+            await asyncio.to_thread(server.call, lambda server=server: lead(server))
+        flag_at = truth.clocks[(1, 1)].flag_at_ms()
+        assert flag_at is not None
+        assert flag_times(a, playoff_id) == flag_times(b, playoff_id) == {(1, 1): flag_at}
+
+        # White's flag falls, fired by both at once: logged once, at the log's instant.
+        clock.advance(flag_at - clock.server_ms() + 10)
+        await asyncio.gather(*(
+            asyncio.to_thread(server.call, server.app.state.flags.fire_due) for server in (a, b)
+        ))
+        log = stored_log(pg_database, playoff_id)
+        flags = [e for e in log if e.type == "flag-fell"]
+        assert len(flags) == 1
+        assert flags[0].data["at_ms"] == flag_at
+        truth = fold(log)  # and the log folds: no flag before the log's clock allows
+        for server in (a, b):
+            await until(at(server, playoff_id, truth.seq))
+            assert server.service.playoff(playoff_id).clocks == truth.clocks
+            assert server.service.quarantined == {}
+
+
+async def test_a_worker_behind_the_log_decides_again_before_it_refuses(
+    pg_database: str, redis_server: RedisServer
+) -> None:
+    """Worker B hears nothing from Redis (another channel): each command it gets was
+    decided on a state the log has left behind. It refuses none that the log's own
+    state accepts, and refuses what the log's state refuses."""
+    clock = ManualTime()
+    async with served_worker(
+        pg_database, redis_server.url, f"test:{secrets.token_hex(4)}", clock, reconcile_s=600
+    ) as a:
+        setup = await asyncio.to_thread(make_playoff, a, 1)
+        playoff_id, chief = setup.playoff_id, setup.chief
+        # b reads the log at its start, then hears no more of a's commits.
+        async with served_worker(
+            pg_database, redis_server.url, f"test:{secrets.token_hex(4)}", clock,
+            reconcile_s=600,
+        ) as b:
+            await behind_worker(a, b, chief, playoff_id, clock, pg_database)
+
+
+async def behind_worker(
+    a: RunningServer, b: RunningServer, chief: str, playoff_id: str, clock: ManualTime,
+    pg_database: str,
+) -> None:
+    assert b.service.playoff(playoff_id).seq == a.service.playoff(playoff_id).seq
+
+    def send(server: RunningServer, body: dict[str, Any]) -> tuple[int, Any]:
+        return post(server, chief, playoff_id, secrets.token_hex(16), body)
+
+    started = await asyncio.to_thread(send, a, {"type": "start-clock", "match": 1, "game": 1})
+    assert started[0] == 201
+    behind = b.service.playoff(playoff_id).seq
+    assert behind < started[1]["seq"]  # b has not heard of the start
+    # Valid on the log's state (White's clock runs), invalid on b's.
+    for server, side, move in [(b, "white", 1), (a, "black", 1), (b, "white", 2)]:
+        clock.advance(3_000)
+        status, answer = await asyncio.to_thread(
+            send, server, {"type": "press", "match": 1, "game": 1, "side": side, "move": move}
+        )
+        assert status == 201, answer
+    # Refused on the log's own state, with the log's reason: it is Black's turn.
+    status, answer = await asyncio.to_thread(
+        send, a, {"type": "press", "match": 1, "game": 1, "side": "white", "move": 3}
+    )
+    assert status == 409
+    clock.advance(1_000)
+    status_b, answer_b = await asyncio.to_thread(
+        send, b, {"type": "press", "match": 1, "game": 1, "side": "white", "move": 3}
+    )
+    assert (status_b, answer_b) == (status, answer)
+    truth = fold(stored_log(pg_database, playoff_id))
+    for server in (a, b):
+        assert server.service.playoff(playoff_id).clocks == truth.clocks
