@@ -453,19 +453,36 @@ def serve(
     store: Annotated[
         str | None,
         typer.Option(
-            "--store", help="A PostgreSQL event log (postgresql://...), in place of --db"
+            "--store", envvar="PLAYOFF_STORE", show_envvar=True,
+            help="A PostgreSQL event log (postgresql://...), in place of --db",
         ),
     ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
-            "--redis",
+            "--redis", envvar="PLAYOFF_REDIS", show_envvar=True,
             help="Redis (redis://...) for several workers sharing the --store log "
             "(docs/deploy.md)",
         ),
     ] = None,
     host: Annotated[str, typer.Option("--host")] = "127.0.0.1",
     port: PortOpt = 8000,
+    leader_poll: Annotated[
+        float,
+        typer.Option(
+            "--leader-poll", envvar="PLAYOFF_LEADER_POLL_S", show_envvar=True,
+            min=0.05, max=60.0,
+            help="Seconds between a worker's tries for the lead of the timers (--redis)",
+        ),
+    ] = 1.0,
+    reconcile: Annotated[
+        float,
+        typer.Option(
+            "--reconcile", envvar="PLAYOFF_RECONCILE_S", show_envvar=True,
+            min=0.1, max=3600.0,
+            help="Seconds between a worker's own reads of the log's new events (--redis)",
+        ),
+    ] = 5.0,
 ) -> None:
     """Run the service."""
     from orchestrator.settings import DeploymentError, check_deployment
@@ -480,7 +497,8 @@ def serve(
     from orchestrator.settings import Settings
 
     settings = Settings(
-        db_path=db or Path("playoff.db"), store_url=store, redis_url=redis, host=host, port=port
+        db_path=db or Path("playoff.db"), store_url=store, redis_url=redis, host=host, port=port,
+        leader_poll_s=leader_poll, reconcile_s=reconcile,
     )
     _run(create_app(settings), host, port, "info")
 
