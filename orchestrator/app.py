@@ -44,6 +44,11 @@ from orchestrator.timesource import SystemTime, TimeSource
 from playoff_formats.errors import InputError, PlayoffError
 
 
+STORE_WAIT_S = 5.0
+"""How long a request waits for a connection to the PostgreSQL log before it is
+refused as unavailable (503, or an ``unavailable`` frame)."""
+
+
 def create_app(
     settings: Settings,
     time: TimeSource | None = None,
@@ -328,7 +333,9 @@ def _open_log(settings: Settings) -> AsyncEventLog:
         # Imported only here: the driver costs a start on SQLite a tenth of a second.
         from orchestrator.store.postgres import PostgresEventStore
 
-        return PostgresEventStore(settings.store_url)
+        # A command waits at most this long for a connection while PostgreSQL is out
+        # of reach, then is refused as unavailable: an arbiter is never kept waiting.
+        return PostgresEventStore(settings.store_url, timeout=STORE_WAIT_S)
     return AsyncEventStore(SqliteEventStore(settings.db_path))
 
 

@@ -1,11 +1,15 @@
 """Chaos: three workers (the real ``playoff serve``, each a process of its own) on one
 PostgreSQL log and one Redis, killed with SIGKILL twenty times while arbiters send
-commands and displays watch, each worker started again at once.
+commands (each to two workers at once, with one key) and displays watch, each worker
+started again at once. The next command goes to other workers at once after each
+answer, so the workers that take it are often a Redis hop behind the log.
 
 What must hold whatever was killed when: every acknowledged command is in the log
-once; every display, reconnecting to any worker with the last seq it saw, gets
-every event after it, in order, with no gap and nothing twice; every flag falls,
-and one that fell while no worker led is logged at its own instant.
+once; two workers answering one key answer alike; no valid command is refused;
+every display, reconnecting to any worker with the last seq it saw, gets every event
+after it, in order, with no gap and nothing twice; every flag falls, and one that
+fell while no worker led is logged at its own instant; every worker ends holding the
+fold of the log, clocks and all.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ import psycopg
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
+from orchestrator.service import Service
+from orchestrator.state import PlayoffState
+from orchestrator.store import StoredEvent
+from orchestrator.views.playoff import clock_view, playoff_view
 from tests.pg import pg_database, postgres_server
 from tests.redis import RedisServer, redis_server
 from tests.server import RunningServer, free_port
@@ -122,8 +130,10 @@ def cluster(store_url: str, redis_url: str, folder: Path) -> Iterator[Cluster]:
 
 
 class Arbiter:
-    """Sends each command to some worker, and on to the next while none answers, with
-    the same Idempotency-Key: acknowledged once it is answered 201."""
+    """Sends each command to two workers at once with one Idempotency-Key (as a
+    client that got no answer resends it to another worker while the first still
+    decides), and on to the next two while none answers: acknowledged once it is
+    answered 201. Two answers to one key must be one answer."""
 
     def __init__(self, cluster: Cluster, token: str, playoff_id: str) -> None:
         self.cluster = cluster
@@ -131,32 +141,52 @@ class Arbiter:
         self.playoff_id = playoff_id
         self.acked: list[str] = []
         self.refused: list[str] = []
+        self.disagreements: list[str] = []
+        self.twice = 0
+        """Commands both workers answered (each its own append, or a resend)."""
         self.next = 0
+        self.seen: list[tuple[int | None, ...]] = []
 
     async def send(self, **command: Any) -> dict[str, Any] | None:
         key = secrets.token_hex(8)
         deadline = time.monotonic() + 20
         async with httpx.AsyncClient(trust_env=False, timeout=3) as http:
-            while time.monotonic() < deadline:
-                n = self.next % WORKERS
-                self.next += 1
+
+            async def post(n: int) -> httpx.Response | None:
                 try:
-                    answer = await http.post(
+                    return await http.post(
                         f"{self.cluster.base(n)}/api/playoffs/{self.playoff_id}/commands",
                         json=command,
                         headers={"Authorization": f"Bearer {self.token}", "Idempotency-Key": key},
                     )
                 except httpx.TransportError:
-                    await asyncio.sleep(0.05)
-                    continue
-                if answer.status_code >= 500:
-                    await asyncio.sleep(0.05)
-                    continue
-                if answer.status_code == 409:
-                    self.refused.append(f"{command['type']}: {answer.json()['detail']}")
                     return None
-                assert answer.status_code == 201, answer.text
-                body: dict[str, Any] = answer.json()
+
+            while time.monotonic() < deadline:
+                pair = [self.next % WORKERS, (self.next + 1) % WORKERS]
+                self.next += 1
+                got = await asyncio.gather(*(post(n) for n in pair))
+                self.seen.append(tuple(None if a is None else a.status_code for a in got))
+                answers = [a for a in got if a is not None and a.status_code < 500]
+                if not answers:
+                    await asyncio.sleep(0.05)
+                    continue
+                statuses = sorted(a.status_code for a in answers)
+                if len(answers) == 2:
+                    self.twice += 1
+                    first, second = (a.json() for a in answers)
+                    if statuses[0] != statuses[1] or (
+                        statuses[0] == 201 and first["events"] != second["events"]
+                    ):
+                        self.disagreements.append(
+                            f"{command}: {answers[0].text} / {answers[1].text}"
+                        )
+                if 409 in statuses:
+                    refusal = next(a for a in answers if a.status_code == 409)
+                    self.refused.append(f"{command['type']}: {refusal.json()['detail']}")
+                    return None
+                assert statuses[0] == 201, [a.text for a in answers]
+                body: dict[str, Any] = answers[0].json()
                 self.acked.append(body["events"][0]["command_id"])
                 return body
         raise AssertionError(f"no worker took {command}")
@@ -342,6 +372,60 @@ async def _chaos(workers: Cluster, rng: random.Random) -> None:
     ), (flags, leaderless)
     for data, at in fell:  # logged when a leader came, at the instant it fell
         assert at.timestamp() * 1000 >= data["at_ms"]
+    # Every command was valid on the log's state: none refused, one answer per key,
+    # and every worker holds the log's state and clocks.
+    assert arbiter.refused == []
+    assert arbiter.disagreements == []
+    # (Often one of the two is being started again: both answered this often.)
+    assert arbiter.twice >= 5, arbiter.seen
+    truth = fold(await asyncio.to_thread(stored, workers.store_url, playoff_id))
+    assert truth.seq == last
+    for n in range(WORKERS):
+        await _holds(workers, n, playoff_id, keys[0], truth)
+    mark("every worker holds the log's state")
+
+
+def stored(store_url: str, playoff_id: str) -> list[StoredEvent]:
+    with psycopg.connect(store_url) as conn:
+        rows = conn.execute(
+            "SELECT stream, seq, type, data::text, actor, recorded_at, command_id, "
+            "command_fingerprint FROM events WHERE stream = %s ORDER BY seq",
+            (f"playoff-{playoff_id}",),
+        ).fetchall()
+    return [
+        StoredEvent(stream, seq, type_, json.loads(data), actor, at, cid, fp)
+        for stream, seq, type_, data, actor, at, cid, fp in rows
+    ]
+
+
+def fold(log: list[StoredEvent]) -> PlayoffState:
+    state = Service._fold_onto(None, log, PlayoffState)
+    assert isinstance(state, PlayoffState)
+    return state
+
+
+async def _holds(
+    workers: Cluster, n: int, playoff_id: str, key: str, truth: PlayoffState
+) -> None:
+    """Worker ``n``'s snapshot of the play-off is the fold of the log: the same seq and
+    bracket, and each clock the log's (its flag instant, moves, and time left at the
+    instant the snapshot gives)."""
+    url = f"ws://127.0.0.1:{workers.ports[n]}/ws/playoffs/{playoff_id}"
+    async with connect(url, open_timeout=5, max_size=None) as ws:
+        await ws.send(json.dumps({"t": "hello", "d": {"token": key, "last_seq": None}}))
+        async with asyncio.timeout(10):
+            while (frame := json.loads(await ws.recv()))["t"] != "snapshot":
+                pass
+    assert frame["seq"] == truth.seq, f"worker {n} is at {frame['seq']}, the log at {truth.seq}"
+    expected = playoff_view(truth)
+    for name in ("matches", "draws", "changes", "winner", "placings"):
+        if name in expected:
+            assert frame["d"]["state"][name] == json.loads(json.dumps(expected[name])), name
+    clocks = {(c["match"], c["game"]): c for c in frame["d"]["clocks"]}
+    assert set(clocks) == set(truth.clocks)
+    for game_key, clock in truth.clocks.items():
+        shown = clocks[game_key]
+        assert shown == clock_view(game_key, clock, shown["server_ms"]), (n, game_key)
 
 
 async def _two_up(workers: Cluster) -> list[int]:

@@ -73,6 +73,8 @@ function adviceFor(code) {
       return "This token may not do that (is it a display key, or another event's token?). Connect with an arbiter or chief arbiter token.";
     case "rate-limited":
       return "Too many commands at once: wait a second and send it again.";
+    case "unavailable":
+      return "The server cannot record anything for a moment (its database is restarting). Wait a few seconds and send the command again: it is recorded once.";
     case "network":
       return "The server did not answer, so the command may not have arrived. Check the network and what the console shows before sending it again.";
     case "not-found":
@@ -84,7 +86,7 @@ function adviceFor(code) {
 
 function codeOfStatus(status) {
   return ({ 401: "unauthorized", 403: "forbidden", 404: "not-found", 409: "conflict",
-    422: "bad-command", 429: "rate-limited" })[status] || (status ? "error" : "network");
+    422: "bad-command", 429: "rate-limited", 503: "unavailable" })[status] || (status ? "error" : "network");
 }
 
 function pushAlert(title, reason, code, key) {

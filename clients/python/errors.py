@@ -47,8 +47,9 @@ class CommandError(ClientError):
     """The server answered a command with an `error` frame carrying its id.
 
     `code` is one of the protocol's error codes (`bad-frame`, `bad-command`,
-    `read-only`, `forbidden`, `conflict`, `rate-limited`, `too-large`); the
-    protocol guarantees that a refused command changed nothing."""
+    `read-only`, `forbidden`, `conflict`, `rate-limited`, `too-large`,
+    `unavailable`); the protocol guarantees that a refused command changed nothing
+    (after `unavailable`, send it again with the same id)."""
 
     def __init__(self, code: str, reason: str, id: str) -> None:
         super().__init__(f"{code}: {reason} (command {id})")
