@@ -43,7 +43,6 @@ from orchestrator.store import (
 from orchestrator.timesource import SystemTime, TimeSource
 from playoff_formats.errors import InputError, PlayoffError
 
-
 STORE_WAIT_S = 5.0
 """How long a request waits for a connection to the PostgreSQL log before it is
 refused as unavailable (503, or an ``unavailable`` frame)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import struct
@@ -21,7 +22,7 @@ from orchestrator.errors import LogUnavailable, ServiceError
 from orchestrator.hub import Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
 from orchestrator.state import playoff_stream
-from orchestrator.store import ConcurrencyError
+from orchestrator.store import ConcurrencyError, StoreError
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
 
@@ -262,24 +263,33 @@ async def _catch_up(
     state = service.playoff(connection.playoff_id)
     if isinstance(last_seq, int) and last_seq > state.seq:
         # Seen on another worker sharing the log, not yet folded here: the log first.
-        await service.catch_up(playoff_stream(connection.playoff_id))
+        # (If the log is out of reach, the state held here comes as a snapshot.)
+        with contextlib.suppress(StoreError):
+            await service.catch_up(playoff_stream(connection.playoff_id))
         state = service.playoff(connection.playoff_id)
     current = state.seq
     usable = (
         isinstance(last_seq, int) and not isinstance(last_seq, bool)
         and 0 <= last_seq <= current and current - last_seq <= hub.catchup_limit
     )
+    frames: list[str] | None = None
     if usable:
         assert isinstance(last_seq, int)
-        connection.last_seq = last_seq
         upto = current
         frames = hub.recent_frames(connection.playoff_id, last_seq, current)
         if frames is None:  # older than what this process sent: from the log
-            missed = await service.log(
-                connection.playoff_id, after=last_seq, limit=current - last_seq
-            )
-            frames = [encode("event", logged.seq, logged.wire()) for logged in missed]
-            upto = missed[-1].seq if missed else last_seq
+            try:
+                missed = await service.log(
+                    connection.playoff_id, after=last_seq, limit=current - last_seq
+                )
+            except StoreError:
+                missed = None  # the log out of reach: the state held here instead
+            if missed is not None:
+                frames = [encode("event", logged.seq, logged.wire()) for logged in missed]
+                upto = missed[-1].seq if missed else last_seq
+    if frames is not None:
+        assert isinstance(last_seq, int)
+        connection.last_seq = last_seq
         for frame in frames:
             connection.send(frame, replaceable=True)
     else:
