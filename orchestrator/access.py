@@ -4,7 +4,9 @@ Every refusal of a token says the same, whether the token is unknown or valid fo
 another event, and a missing or wrong token is refused before anything is looked
 up: nothing tells whether an id exists to someone without a token of its event.
 Failed attempts are counted per address; past a limit they are refused outright
-for a while (429), so that tokens cannot be guessed at speed.
+for a while (429), so that tokens cannot be guessed at speed. A valid token is never
+refused by that limit: the limit slows guessing, and must not let a stranger lock
+out the arbiters and screens that share an address (behind a proxy, all of them).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from orchestrator.auth import Role, TokenRecord, digest
 from orchestrator.errors import Forbidden, TooManyRequests, Unauthorized
@@ -46,6 +49,13 @@ class FailedAttempts:
         if address is not None:
             self._recent(address).append(self.clock())
 
+    def refuse(self, address: str | None, reason: str) -> NoReturn:
+        """A failed attempt from ``address``: counted, and refused with ``reason``
+        (401), or as too many (429) once the address is past its limit."""
+        self.check(address)
+        self.failed(address)
+        raise Unauthorized(reason)
+
     def _recent(self, address: str) -> deque[float]:
         now = self.clock()
         recent = self._failures.setdefault(address, deque())
@@ -73,14 +83,12 @@ class TokenIndex:
         """The token's event and record. 401 if missing, unknown, or for another event
         than ``event_id`` (when given); 403 if read-only and ``write``; 429 when the
         address has failed too often."""
-        self.attempts.check(address)
-        if not token:
-            self.attempts.failed(address)
-            raise Unauthorized(NO_TOKEN)
-        found = self._by_digest.get(digest(token))
+        found = self._by_digest.get(digest(token)) if token else None
         if found is None or (event_id is not None and found[0] != event_id):
-            self.attempts.failed(address)
-            raise Unauthorized(NOT_VALID)
+            # Only a failure is limited: a valid token is never refused for what
+            # others sent from the same address (behind a proxy, every client's).
+            self.attempts.refuse(address, NOT_VALID if token else NO_TOKEN)
+        assert found is not None
         if write and not found[1].role.may_write():
             raise Forbidden("a display key is read-only")
         return found

@@ -84,11 +84,13 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def _uvicorn_options(log_level: str) -> dict[str, Any]:
+def _uvicorn_options(log_level: str, settings: Any) -> dict[str, Any]:
     """What ``playoff serve`` and ``playoff demo`` give uvicorn."""
     import copy
 
     from uvicorn.config import LOGGING_CONFIG
+
+    from orchestrator.settings import proxy_options
 
     logging_config = copy.deepcopy(LOGGING_CONFIG)
     logging_config.setdefault("filters", {})["redact"] = {"()": RedactSecrets}
@@ -101,10 +103,11 @@ def _uvicorn_options(log_level: str) -> dict[str, Any]:
         "log_config": logging_config,
         "ws_max_size": 65536,
         "timeout_graceful_shutdown": GRACEFUL_STOP_S,
+        **proxy_options(settings),
     }
 
 
-def _run(app: Any, host: str, port: int, log_level: str) -> None:
+def _run(app: Any, host: str, port: int, log_level: str, settings: Any) -> None:
     """uvicorn's ``run``, but a stop first answers the views held for a change (the
     event console's): uvicorn waits for every request before it stops."""
     import uvicorn
@@ -116,7 +119,9 @@ def _run(app: Any, host: str, port: int, log_level: str) -> None:
                 service.release_held()
             await super().shutdown(sockets)
 
-    server = Server(uvicorn.Config(app, host=host, port=port, **_uvicorn_options(log_level)))
+    server = Server(
+        uvicorn.Config(app, host=host, port=port, **_uvicorn_options(log_level, settings))
+    )
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:
@@ -483,6 +488,14 @@ def serve(
             help="Seconds between a worker's own reads of the log's new events (--redis)",
         ),
     ] = 5.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips", envvar="PLAYOFF_FORWARDED_ALLOW_IPS", show_envvar=True,
+            help="The proxies whose X-Forwarded-For is believed (addresses or networks, "
+            "comma-separated); none by default (docs/deploy.md)",
+        ),
+    ] = None,
 ) -> None:
     """Run the service."""
     from orchestrator.settings import DeploymentError, check_deployment
@@ -499,8 +512,10 @@ def serve(
     settings = Settings(
         db_path=db or Path("playoff.db"), store_url=store, redis_url=redis, host=host, port=port,
         leader_poll_s=leader_poll, reconcile_s=reconcile,
+        forwarded_allow_ips=forwarded_allow_ips or None,
     )
-    _run(create_app(settings), host, port, "info")
+    _warn_open_uploads(settings)
+    _run(create_app(settings), host, port, "info", settings)
 
 
 @app.command()
@@ -555,6 +570,7 @@ def demo(
     from orchestrator.settings import Settings
 
     settings = Settings(db_path=db, host=host, port=port)
+    _warn_open_uploads(settings)
     base = settings.base_url
     lines = [
         f"[bold]The service runs at {base}[/] (Ctrl-C stops it)",
@@ -568,7 +584,15 @@ def demo(
     console.print()
     for line in lines:  # one line each, however narrow the terminal: they are copied
         console.print(line, highlight=False, soft_wrap=True)
-    _run(create_app(settings), host, port, "warning")
+    _run(create_app(settings), host, port, "warning", settings)
+
+
+def _warn_open_uploads(settings: Any) -> None:
+    from orchestrator.settings import open_uploads_warning
+
+    warning = open_uploads_warning(settings)
+    if warning is not None:
+        _console(stderr=True).print(f"[bold yellow]{warning}[/]", highlight=False)
 
 
 def _check_port(host: str, port: int) -> None:

@@ -1,4 +1,20 @@
-"""The play-off games as PGN: headers and results (the moves are not recorded here)."""
+"""The play-off games as PGN: headers and results (the moves are not recorded here).
+
+Every text that people wrote (names, the event's name, an organiser's stage and
+decider names and rules) is written as the PGN standard allows, so that no text can
+change the record it is in:
+
+- in a tag value, ``\\`` and ``"`` are escaped with a backslash (PGN standard
+  8.1.1), and a control character (which the standard does not allow in a string,
+  and which could end the tag's line) becomes a space;
+- a tag's name is never free text: it is the service's own (``Armageddon`` for any
+  Armageddon decider, whatever its organiser called it);
+- in a comment, braces become parentheses (a ``}`` would end the comment) and
+  control characters spaces.
+
+python-chess writes the tags as it is given them and reads them back without
+undoing the escapes; the values given it are escaped here.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +24,7 @@ import chess.pgn
 
 from orchestrator.state import PlayoffState
 from playoff_formats.formats import Armageddon
-from playoff_formats.model import Result
+from playoff_formats.model import Result, is_control
 from playoff_formats.playoff import GameKind
 from playoff_formats.timecontrol import TimeControl
 
@@ -34,6 +50,22 @@ def _pgn_time_control(tc: TimeControl) -> str:
     return f"{seconds}+{increment}" if increment else str(seconds)
 
 
+def tag_value(text: str) -> str:
+    """``text`` as a PGN tag value is written between its quotes (standard 8.1.1)."""
+    plain = "".join(" " if is_control(c) else c for c in text)
+    return plain.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def comment_text(text: str) -> str:
+    """``text`` as it can stand inside ``{...}``: no brace, no control character."""
+    plain = "".join(" " if is_control(c) else c for c in text)
+    return plain.replace("{", "(").replace("}", ")")
+
+
+DECIDER_TAG = "Armageddon"
+"""The tag that states an Armageddon's draw odds, whatever the decider is called."""
+
+
 def playoff_pgn(state: PlayoffState, event_name: str) -> str:
     """Every game that has a result, in match and game order."""
     out = io.StringIO()
@@ -44,36 +76,37 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         match = playoff.match(game.match)
         tc = state.time_control(match, game)
         pgn = chess.pgn.Game()
-        pgn.headers["Event"] = f"{event_name}, play-off"
-        pgn.headers["Site"] = "?"
+        tags = pgn.headers
+        tags["Event"] = tag_value(f"{event_name}, play-off")
+        tags["Site"] = "?"
         started = state.started_at.get((game.match, game.number))
-        pgn.headers["Date"] = started.strftime("%Y.%m.%d") if started else "????.??.??"
-        pgn.headers["Round"] = f"{match.round}.{match.id}.{game.number}"
-        pgn.headers["White"] = state.names.get(game.white, game.white)
-        pgn.headers["Black"] = state.names.get(game.black, game.black)
-        pgn.headers["Result"] = _PGN_RESULT[game.result]
+        tags["Date"] = started.strftime("%Y.%m.%d") if started else "????.??.??"
+        tags["Round"] = f"{match.round}.{match.id}.{game.number}"
+        tags["White"] = tag_value(state.names.get(game.white, game.white))
+        tags["Black"] = tag_value(state.names.get(game.black, game.black))
+        tags["Result"] = _PGN_RESULT[game.result]
         if tc is not None:
-            pgn.headers["TimeControl"] = _pgn_time_control(tc)
-            pgn.headers["PlayoffTimeControl"] = str(tc)
+            tags["TimeControl"] = _pgn_time_control(tc)
+            tags["PlayoffTimeControl"] = tag_value(str(tc))
         rules = match.rules
         stage = rules.stage_of(game.number)
         if stage is not None and len(rules.stages) > 1:
-            pgn.headers["PlayoffStage"] = stage.name
+            tags["PlayoffStage"] = tag_value(stage.name)
         decider = rules.decider
         if game.kind is GameKind.ARMAGEDDON and isinstance(decider, Armageddon):
             cite = f" ({decider.draw_rule})" if decider.draw_rule else ""
-            pgn.headers[decider.name.replace(" ", "")] = (
+            tags[DECIDER_TAG] = tag_value(
                 f"A draw means {decider.draw_odds.capitalize()} wins{cite}"
             )
         elif game.kind is GameKind.SUDDEN_DEATH and decider is not None:
-            pgn.headers["PlayoffStage"] = decider.name
+            tags["PlayoffStage"] = tag_value(decider.name)
         if not game.result.played:
             double = game.result is Result.DOUBLE_FORFEIT
-            pgn.headers["Termination"] = "double forfeit" if double else "forfeit"
+            tags["Termination"] = "double forfeit" if double else "forfeit"
         decision = match.decision
         if decision is not None and game.number == max(
             g.number for g in playoff.games_of(match.id) if g.result is not None
         ):
-            pgn.comment = decision.text
+            pgn.comment = comment_text(decision.text)
         print(pgn, file=out, end="\n\n")
     return out.getvalue()

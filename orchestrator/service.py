@@ -43,7 +43,6 @@ from orchestrator.errors import (
     KeyReused,
     LogUnavailable,
     NotFound,
-    Unauthorized,
     Unavailable,
 )
 from orchestrator.events import (
@@ -460,8 +459,7 @@ class Service:
                 self.playoff(playoff_id)  # linked but left aside at start-up: 503
             # Unknown, or another event's: the same answer as a wrong token, or the
             # answer would tell that the token is valid somewhere.
-            self.tokens.attempts.failed(address)
-            raise Unauthorized(NOT_VALID)
+            self.tokens.attempts.refuse(address, NOT_VALID)
         return state, record
 
     def require_chief(self, record: TokenRecord) -> None:

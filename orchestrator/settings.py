@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 CLIENTS = Path(__file__).resolve().parent.parent / "clients"
 """The pages' static files, installed beside the service (served by path: the
@@ -39,6 +40,17 @@ class Settings:
     """The administrator's token (``GET /api/admin/quarantine``); None: no such access."""
     snapshot_every_s: float = 60.0
     """How often the folded states that moved on are kept as snapshots (and at a stop)."""
+    upload_token: str | None = field(
+        default_factory=lambda: os.environ.get("PLAYOFF_UPLOAD_TOKEN") or None
+    )
+    """The organiser's credential: with it set, ``POST /api/events`` needs it as a
+    bearer token (401 otherwise). None: anyone who reaches the service may upload."""
+    forwarded_allow_ips: str | None = field(
+        default_factory=lambda: os.environ.get("PLAYOFF_FORWARDED_ALLOW_IPS") or None
+    )
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed
+    (addresses or networks, comma-separated; ``*`` for any). None: no proxy is
+    trusted, and a client is known by the address it connects from."""
     failed_token_limit: int = 30
     """Failed token attempts from one address within a minute before it is refused (429)."""
     utc_offset: timedelta | None = None
@@ -57,6 +69,29 @@ class Settings:
     @property
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for forwarded headers: off unless the operator names the
+    proxies (uvicorn would otherwise believe any client on this machine)."""
+    trusted = settings.forwarded_allow_ips
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or ""}
+
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def open_uploads_warning(settings: Settings) -> str | None:
+    """What to say when anyone on the network may create events, or None."""
+    if settings.upload_token or settings.host in LOOPBACK_HOSTS or settings.host.startswith(
+        "127."
+    ):
+        return None
+    return (
+        f"warning: listening on {settings.host} with no organiser's credential: anyone "
+        "who reaches this machine can upload an event and gets its chief arbiter's token. "
+        "Set PLAYOFF_UPLOAD_TOKEN to a long random value to require it for uploads."
+    )
 
 
 class DeploymentError(ValueError):

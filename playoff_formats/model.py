@@ -132,6 +132,40 @@ class AtMost(_Bound):
 
 
 @dataclass(frozen=True)
+class PlainText(_Bound):
+    """Text with no control characters: no line break, tab, NUL or other C0/C1 control,
+    no line or paragraph separator, and no bidirectional override or isolate. A name
+    goes into records (PGN tags, printed slips) and onto screens: a control in it can
+    end a record's line and write another, or make a name read otherwise than it is.
+    """
+
+    def check(self, value: Any) -> None:
+        for at, char in enumerate(value, start=1):
+            if is_control(char):
+                raise PydanticCustomError(
+                    "control_character",
+                    "Input should have no control characters (U+{code} at character {at})",
+                    {"code": f"{ord(char):04X}", "at": at},
+                )
+
+    def json_schema(self, kind: object) -> dict[str, Any]:
+        return {"pattern": CONTROL_FREE}
+
+
+CONTROL_FREE = "^[^\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$"
+"""The JSON Schema's pattern for :class:`PlainText` (ECMA-262 syntax)."""
+
+
+def is_control(char: str) -> bool:
+    """A character :class:`PlainText` refuses."""
+    code = ord(char)
+    return (
+        code < 0x20 or 0x7F <= code <= 0x9F or code in (0x2028, 0x2029)
+        or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069
+    )
+
+
+@dataclass(frozen=True)
 class Within(_Bound):
     """A number from ``least`` to ``most``."""
 
@@ -182,7 +216,7 @@ def _written_as_text(value: Any) -> Any:
     return value
 
 
-Name = Annotated[str, Field(min_length=1), AtMost(MAX_NAME)]
+Name = Annotated[str, Field(min_length=1), AtMost(MAX_NAME), PlainText()]
 Id = Annotated[str, Field(min_length=1), AtMost(MAX_ID)]
 Ref = Annotated[str, AtMost(MAX_ID)]
 """An id named by a game, a bye or a match (checked against the event's ids)."""

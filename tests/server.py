@@ -23,7 +23,7 @@ from fastapi import FastAPI
 from orchestrator.app import create_app
 from orchestrator.scheduler import PlayoffScheduler
 from orchestrator.service import Service
-from orchestrator.settings import Settings
+from orchestrator.settings import Settings, proxy_options
 from orchestrator.timesource import TimeSource
 
 T = TypeVar("T")
@@ -101,12 +101,17 @@ class _Server(uvicorn.Server):
 
 @contextmanager
 def running_server(
-    db: Path, time_source: TimeSource | None = None, port: int | None = None, **kwargs: Any
+    db: Path, time_source: TimeSource | None = None, port: int | None = None, *,
+    settings: dict[str, Any] | None = None, **kwargs: Any,
 ) -> Iterator[RunningServer]:
+    """The app on a real port, served by uvicorn with the options ``playoff serve``
+    gives it (forwarded headers believed only from the proxies ``settings`` names)."""
     port = port or free_port()
-    app = create_app(Settings(db_path=db, port=port), time_source, **kwargs)
+    made = Settings(db_path=db, port=port, **(settings or {}))
+    app = create_app(made, time_source, **kwargs)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536,
+        **proxy_options(made),
     )
     server = _Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -7,6 +7,8 @@ with 422, never answered with the first request's events as though it were done.
 
 from __future__ import annotations
 
+import secrets
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,18 +35,45 @@ def keyed(key: str) -> dict[str, str]:
 def test_an_upload_sent_again_with_its_key_gets_the_same_event_and_token(
     server: RunningServer,
 ) -> None:
+    first_key, second_key = secrets.token_urlsafe(16), str(uuid.uuid4())
     with server.client() as anyone:
-        first = anyone.post("/api/events", content=uzchess_json(), headers=keyed("upload-1"))
-        again = anyone.post("/api/events", content=uzchess_json(), headers=keyed("upload-1"))
+        first = anyone.post("/api/events", content=uzchess_json(), headers=keyed(first_key))
+        again = anyone.post("/api/events", content=uzchess_json(), headers=keyed(first_key))
         assert first.status_code == again.status_code == 201
         assert first.json() == again.json()  # the same id, and the same chief token
-        other = anyone.post("/api/events", content=uzchess_json(None), headers=keyed("upload-1"))
+        other = anyone.post("/api/events", content=uzchess_json(None), headers=keyed(first_key))
         assert other.status_code == 422
         assert "Idempotency-Key was used for another request" in other.text
-        fresh = anyone.post("/api/events", content=uzchess_json(), headers=keyed("upload-2"))
+        fresh = anyone.post("/api/events", content=uzchess_json(), headers=keyed(second_key))
+        assert fresh.status_code == 201, fresh.text
         assert fresh.json()["id"] != first.json()["id"]
     with server.client(first.json()["chief_token"]) as chief:
         assert chief.get(f"/api/events/{first.json()['id']}").status_code == 200
+
+
+@pytest.mark.parametrize("key", [
+    "uzchess-2025",  # guessable: the event's own name
+    "upload-1",
+    "0123456789abcdef0123456789abcde",  # 124 bits of hex
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",  # long, but no random value
+    "x" * 200,
+])
+def test_an_upload_key_anyone_could_guess_is_refused_and_nothing_is_stored(
+    server: RunningServer, key: str
+) -> None:
+    """An upload sent again with its key is answered with the chief arbiter's token:
+    a key a stranger can guess would hand the event over (at least 128 bits)."""
+    with server.client() as anyone:
+        refused = anyone.post("/api/events", content=uzchess_json(), headers=keyed(key))
+        assert refused.status_code == 422
+        (problem,) = refused.json()["detail"]
+        assert problem["loc"] == ["body", "Idempotency-Key"]
+        assert "at least 128 bits" in problem["msg"]
+        assert "chief arbiter's token" in problem["msg"]
+        assert "chief_token" not in refused.text
+        again = anyone.post("/api/events", content=uzchess_json(), headers=keyed(key))
+        assert again.status_code == 422  # nothing was stored under it
+    assert not server.service.playoffs() and not server.service._events  # nothing stored
 
 
 def test_commands_tokens_and_play_offs_sent_again_are_applied_once(
@@ -96,6 +125,8 @@ def test_failed_tokens_from_one_address_are_refused_for_a_while(
     assert codes[:30] == [401] * 30
     assert codes[30:] == [429, 429]
     with server.client(created["chief_token"]) as chief:
-        # Even the right token waits: the address is refused for the rest of the minute.
-        assert chief.get(f"/api/events/{created['id']}").status_code == 429
+        # The right token is never refused by the limit: it slows guessing only.
+        assert chief.get(f"/api/events/{created['id']}").status_code == 200
+    with server.client("guess-again") as guesser:
+        assert guesser.get(f"/api/events/{created['id']}").status_code == 429
 

@@ -22,7 +22,7 @@ import uvicorn
 from orchestrator.app import create_app
 from orchestrator.leader import LEADER_LOCK
 from orchestrator.redis_bus import RedisBus
-from orchestrator.settings import Settings
+from orchestrator.settings import Settings, proxy_options
 from orchestrator.timesource import TimeSource
 from tests.server import ROOT, RunningServer, _Server, free_port
 
@@ -45,7 +45,10 @@ def worker(
     )
     bus = RedisBus(redis_url, channel=channel, reconnect_s=0.1, reconcile_s=reconcile_s)
     app = create_app(settings, time_source, bus=bus)
-    server = _Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = _Server(uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning",
+        **proxy_options(settings),
+    ))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

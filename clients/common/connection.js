@@ -174,8 +174,10 @@ export class PlayoffConnection {
     this.synced = false;
     if (wasUp) this._attempt = 0;
     let delay;
-    if (code === 4401 || code === 4404) {
-      this.error = reason || (code === 4401 ? "the token was refused" : "no such play-off");
+    if (code === 4401 || code === 4404 || code === 4429) {
+      // 4429: too many failed attempts from this address; a valid token is never
+      // refused so, so this one is not valid either: say why and stop.
+      this.error = reason || (code === 4404 ? "no such play-off" : "the token was refused");
       this._setState("refused");
       this._emit("refused", code, this.error);
       return;

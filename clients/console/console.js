@@ -332,6 +332,9 @@ conn.on("refused", (code, reason) => {
   if (code === 4401) {
     forget();
     pushAlert("Token refused", reason, "unauthorized", "connection");
+  } else if (code === 4429) {
+    forget();
+    pushAlert("Too many wrong tokens from this network", reason, "rate-limited", "connection");
   } else {
     pushAlert("Connection refused", reason, "not-found", "connection");
   }

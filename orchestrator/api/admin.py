@@ -14,11 +14,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from orchestrator.api.deps import ServiceDep, TokenDep
-from orchestrator.errors import NotFound, Unauthorized
+from orchestrator.errors import NotFound
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api")
+
+ADMIN_ONLY = "this needs the administrator's token"
 
 
 @router.get("/health", summary="Whether every stream of the log was loaded")
@@ -29,11 +31,17 @@ async def health(service: ServiceDep) -> dict[str, Any]:
 
 @router.get("/admin/quarantine", summary="The streams left aside at start-up, and why")
 async def quarantine(request: Request, service: ServiceDep, token: TokenDep) -> dict[str, Any]:
+    attempts = service.tokens.attempts
+    address = request.client.host if request.client else None
+    if not token:
+        attempts.refuse(address, ADMIN_ONLY)
     expected: str | None = request.app.state.settings.admin_token
     if not expected:
         raise NotFound("there is no administrator's token: set PLAYOFF_ADMIN_TOKEN to use this")
-    if not token or not hmac.compare_digest(token, expected):
-        raise Unauthorized("this needs the administrator's token")
+    # Compared as bytes (any text a header can carry), in constant time; a wrong one
+    # counts as a failed attempt like any other token.
+    if not hmac.compare_digest(token.encode("utf-8"), expected.encode("utf-8")):
+        attempts.refuse(address, ADMIN_ONLY)
     return {
         "quarantined": [
             {"stream": stream, "reason": reason}

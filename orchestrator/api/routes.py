@@ -15,7 +15,9 @@ OpenAPI description with its model.
 from __future__ import annotations
 
 import copy
+import hmac
 import re
+import string
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Literal
 
@@ -469,7 +471,10 @@ def _key(request: Request, body: object) -> IdempotentRequest | None:
         }
     },
 )
-async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
+async def create_event(
+    request: Request, service: ServiceDep, token: TokenDep
+) -> dict[str, str]:
+    _check_organiser(request, service, token)
     text = _text(await request.body())
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     event: Event
@@ -482,8 +487,58 @@ async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
         raise InputError(f"send application/json or text/plain (TRF), not {kind!r}")
     _check_known_regulation(event)
     key = _key(request, text)
-    state, token = await service.create_event(event, key=key, pending=pending)
-    return {"id": state.id, "chief_token": token}
+    if key is not None:
+        weak = weak_upload_key(key.key)
+        if weak is not None:
+            raise InputError(weak, path="Idempotency-Key")
+    state, chief = await service.create_event(event, key=key, pending=pending)
+    return {"id": state.id, "chief_token": chief}
+
+
+def _check_organiser(request: Request, service: Service, token: str | None) -> None:
+    """With an organiser's credential set, only its holder uploads (401 otherwise,
+    counted as a failed attempt like any other token)."""
+    expected: str | None = request.app.state.settings.upload_token
+    if expected is None:
+        return
+    if not token or not hmac.compare_digest(token.encode("utf-8"), expected.encode("utf-8")):
+        service.tokens.attempts.refuse(_address(request), NEEDS_ORGANISER)
+
+
+NEEDS_ORGANISER = (
+    "uploading an event needs the organiser's credential: send 'Authorization: Bearer "
+    "<organiser token>'"
+)
+
+
+def weak_upload_key(key: str) -> str | None:
+    """Why ``key`` cannot be an upload's Idempotency-Key, or None.
+
+    An upload sent again with its key is answered with the event's chief arbiter's
+    token, to whoever sends it: the key must be a secret nobody can guess, a random
+    value of at least 128 bits. Its length is judged by its alphabet: hex digits carry
+    4 bits each (a UUID's 32 count), base64url characters 6 (22 of them); a key with
+    fewer than 10 different characters is no random value, whatever its length.
+    """
+    hex_digits = sum(c in string.hexdigits for c in key)
+    if set(key) <= set(string.hexdigits + "-"):
+        bits = 4 * hex_digits
+    elif set(key) <= set(string.ascii_letters + string.digits + "-_="):
+        bits = 6 * sum(c != "=" for c in key)
+    else:
+        bits = 6 * len(key)
+    if bits >= UPLOAD_KEY_BITS and len(set(key)) >= 10:
+        return None
+    return (
+        "an upload's Idempotency-Key must be a random value of at least 128 bits (32 hex "
+        "digits, a UUID, or 22 base64url characters), such as `python3 -c \"import "
+        "secrets; print(secrets.token_urlsafe(16))\"`: the same upload sent again with "
+        "it is answered with the event's chief arbiter's token, so it must be a secret "
+        "nobody can guess"
+    )
+
+
+UPLOAD_KEY_BITS = 128
 
 
 def _json_upload(text: str) -> tuple[Event, tuple[PendingGame, ...]]:

@@ -174,6 +174,10 @@ class PlayoffSocket:
         except ServiceError as exc:
             if exc.status == 404:
                 await _refuse_hello(send, 4404, exc.reason)
+            elif exc.status == 429:
+                # Too many failed attempts from this address: said as it is, never
+                # as a token that is not valid.
+                await _refuse_hello(send, 4429, exc.reason, code_word="rate-limited")
             else:
                 await _refuse_hello(send, 4401, BAD_TOKEN)
             return
@@ -251,8 +255,10 @@ async def _hello(send: Send, receive: Receive) -> dict[str, Any] | None:
     return d
 
 
-async def _refuse_hello(send: Send, code: int, reason: str) -> None:
-    error = encode("error", 0, {"code": "forbidden", "reason": reason})
+async def _refuse_hello(
+    send: Send, code: int, reason: str, *, code_word: str = "forbidden"
+) -> None:
+    error = encode("error", 0, {"code": code_word, "reason": reason})
     await send({"type": "websocket.send", "text": error})
     await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
 
