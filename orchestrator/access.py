@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from orchestrator.auth import Role, TokenRecord, digest
+from orchestrator.auth import ACTION_WORDS, Action, TokenRecord, digest, not_permitted
 from orchestrator.errors import Forbidden, TooManyRequests, Unauthorized
 
-__all__ = ["NOT_VALID", "FailedAttempts", "TokenIndex", "require_chief"]
+__all__ = ["NOT_VALID", "FailedAttempts", "TokenIndex"]
 
 NOT_VALID = "this token is not valid"
 NO_TOKEN = "this needs a token: send 'Authorization: Bearer <token>'"
@@ -78,22 +78,22 @@ class TokenIndex:
         self._by_digest[record.digest] = (event_id, record)
 
     def authorize(
-        self, event_id: str | None, token: str | None, *, write: bool, address: str | None = None
+        self, event_id: str | None, token: str | None, *, action: Action,
+        address: str | None = None, what: str | None = None,
     ) -> tuple[str, TokenRecord]:
         """The token's event and record. 401 if missing, unknown, or for another event
-        than ``event_id`` (when given); 403 if read-only and ``write``; 429 when the
-        address has failed too often."""
+        than ``event_id`` (when given); 403 if its role may not do ``action``
+        (:data:`~orchestrator.auth.PERMISSIONS`; ``what`` says it in words); 429 when
+        the address has failed too often with tokens that are not valid."""
         found = self._by_digest.get(digest(token)) if token else None
         if found is None or (event_id is not None and found[0] != event_id):
             # Only a failure is limited: a valid token is never refused for what
             # others sent from the same address (behind a proxy, every client's).
             self.attempts.refuse(address, NOT_VALID if token else NO_TOKEN)
         assert found is not None
-        if write and not found[1].role.may_write():
-            raise Forbidden("a display key is read-only")
+        role = found[1].role
+        if not role.may(action):
+            raise Forbidden(not_permitted(role, what or ACTION_WORDS[action]))
         return found
 
 
-def require_chief(record: TokenRecord) -> None:
-    if record.role is not Role.CHIEF:
-        raise Forbidden("only the chief arbiter may do this")

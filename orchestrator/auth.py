@@ -20,8 +20,57 @@ class Role(StrEnum):
     ARBITER = "arbiter"
     DISPLAY = "display"
 
+    def may(self, action: Action) -> bool:
+        """Whether this role may do ``action`` (:data:`PERMISSIONS`)."""
+        return self in PERMISSIONS[action]
+
     def may_write(self) -> bool:
-        return self is not Role.DISPLAY
+        return self.may(Action.COMMAND)
+
+
+class Action(StrEnum):
+    """What a token is used for: each route and each command needs one."""
+
+    READ = "read"
+    AUDIT = "audit"
+    FORESEE = "foresee"
+    COMMAND = "command"
+    OVERRIDE = "override"
+    CREATE = "create"
+    ISSUE_TOKENS = "issue-tokens"
+
+
+PERMISSIONS: dict[Action, frozenset[Role]] = {
+    Action.READ: frozenset({Role.CHIEF, Role.ARBITER, Role.DISPLAY}),
+    Action.AUDIT: frozenset({Role.CHIEF, Role.ARBITER}),
+    Action.FORESEE: frozenset({Role.CHIEF, Role.ARBITER}),
+    Action.COMMAND: frozenset({Role.CHIEF, Role.ARBITER}),
+    Action.OVERRIDE: frozenset({Role.CHIEF}),
+    Action.CREATE: frozenset({Role.CHIEF, Role.ARBITER}),
+    Action.ISSUE_TOKENS: frozenset({Role.CHIEF}),
+}
+"""Who may do what: the one table the routes, the websocket and the commands enforce
+(``docs/protocol.md``, "Roles", is this table in words; a test holds them equal)."""
+
+ACTION_WORDS: dict[Action, str] = {
+    Action.READ: "read the event, its play-off, their views, standings, PGN and placings",
+    Action.AUDIT: "read the play-off's log and its timed jobs",
+    Action.FORESEE: "compute the play-off watch with a model of its own",
+    Action.COMMAND: "send commands: clocks, results, corrections, lots, tosses, colours",
+    Action.OVERRIDE: (
+        "override the schedule and the rules' defaults: move a start, postpone, set the "
+        "deadline, shorten or restore the time control, show the watch in the hall"
+    ),
+    Action.CREATE: "build the play-off or extra boards, and record the event's results",
+    Action.ISSUE_TOKENS: "issue arbiter tokens and display keys",
+}
+
+
+def not_permitted(role: Role, what: str) -> str:
+    """Why ``role`` may not do ``what`` (words such as "move a game's start")."""
+    if role is Role.DISPLAY:
+        return f"a display key is read-only: it may not {what}"
+    return f"only the chief arbiter may {what}"
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from orchestrator import schedule
+from orchestrator.auth import ACTION_WORDS, Action, Role, not_permitted
 from orchestrator.events import (
     ArmageddonColoursChosen,
     BoardScored,
@@ -153,7 +154,37 @@ Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in
 Reason = Annotated[str, Field(min_length=3, max_length=65_536, description="Why (logged)")]
 
 
-class CommandBase(BaseModel):
+class NotPermitted(PlayoffError):
+    """A command from a role that may not send it (403: nothing changed)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Permitted:
+    """Who may send a command: its :class:`~orchestrator.auth.Action` in the one table
+    of permissions, checked wherever it arrives (REST, websocket, console)."""
+
+    action: ClassVar[Action] = Action.COMMAND
+    what: ClassVar[str | None] = None
+    """The command in words, for a refusal ("move a game's start"); by default the
+    words of its action."""
+
+    def permission_words(self, state: Any) -> str:
+        return self.what or ACTION_WORDS[self.action]
+
+    def check_permitted(self, state: Any, ctx: Context) -> None:
+        role = ROLES.get(ctx.role or "")
+        if role is not None and not role.may(self.action):
+            raise NotPermitted(not_permitted(role, self.permission_words(state)))
+
+
+ROLES = {role.value: role for role in Role}
+"""The senders that are tokens' roles; the server's own ("server") is not one."""
+
+
+class CommandBase(_Permitted, BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     type: str
@@ -198,11 +229,13 @@ class StartGame(_GameCommand):
                 + f" ({span(wait)} from now). The chief arbiter may start it all the same, "
                 "giving the reason."
             )
-        if binding and ctx.role != "chief":
-            raise PlayoffError(
-                "only the chief arbiter may start a game before the rest the regulation "
-                "owes the players: " + "; ".join(binding)
-            )
+        role = ROLES.get(ctx.role or "")
+        if binding and role is not None and not role.may(Action.OVERRIDE):
+            # An override of the rests: the table's rule, as for any other override.
+            raise NotPermitted(not_permitted(
+                role, "start a game before the rest the regulation owes the players: "
+                + "; ".join(binding)
+            ))
         return [GameStarted(
             match=self.match, game=self.game, at_ms=ctx.server_ms,
             override=self.override if binding else None,
@@ -502,6 +535,8 @@ class MoveStart(_GameCommand):
     """Arbiter override: move a game's start to ``at``."""
 
     type: Literal["move-start"] = "move-start"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "move a game's start"
     route = Route(
         "POST", "/matches/{match}/games/{game}/move-start", "Arbiter override: move a game's start"
     )
@@ -516,6 +551,8 @@ class Postpone(_GameCommand):
     """Arbiter override: postpone a game by ``minutes`` from its planned start."""
 
     type: Literal["postpone"] = "postpone"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "postpone a game"
     route = Route(
         "POST", "/matches/{match}/games/{game}/postpone", "Arbiter override: postpone a game"
     )
@@ -537,6 +574,8 @@ class ShortenTimeControl(CommandBase):
     or of every match not yet begun."""
 
     type: Literal["time-control"] = "time-control"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "shorten the time limits"
     route = Route(
         "POST", "/time-control", "Arbiter override: shorten the time control"
     )
@@ -562,9 +601,11 @@ class ShortenTimeControl(CommandBase):
             )
         return value
 
+    def permission_words(self, state: Any) -> str:
+        rule = state.format.shortening_rule if isinstance(state, PlayoffState) else None
+        return "shorten the time limits" + (f" ({rule})" if rule else "")
+
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        rule = state.format.shortening_rule
-        _chief_only(ctx, "shorten the time limits" + (f" ({rule})" if rule else ""))
         return [TimeControlShortened(
             match=self.match, time_control=self.time_control, reason=self.reason
         )]
@@ -575,6 +616,8 @@ class RestoreTimeControl(CommandBase):
     every match not begun that was shortened. The chief arbiter's, with a reason."""
 
     type: Literal["restore-time-control"] = "restore-time-control"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "restore the time limits"
     route = Route(
         "POST", "/time-control/restore",
         "Arbiter override: the regulation's time control again (undoes a shortening)",
@@ -583,7 +626,6 @@ class RestoreTimeControl(CommandBase):
     reason: Reason
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        _chief_only(ctx, "restore the time limits")
         return [TimeControlRestored(match=self.match, reason=self.reason)]
 
 
@@ -591,6 +633,8 @@ class SetDeadline(CommandBase):
     """Set or clear (null) the organiser's deadline."""
 
     type: Literal["deadline"] = "deadline"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "set the organiser's deadline"
     route = Route("POST", "/deadline", "Set or clear the organiser's deadline")
     deadline: Moment | None
     reason: Reason
@@ -684,6 +728,7 @@ def apply_command(
     (or a :class:`pydantic.ValidationError` for an event out of range) when it is
     refused.
     """
+    command.check_permitted(state, ctx)
     after = state
     applied: list[Applied] = []
     for seq, event in enumerate(command.decide(state, ctx), start=state.seq + 1):
@@ -721,7 +766,7 @@ def client_commands() -> tuple[type[CommandBase], ...]:
 # --------------------------------------------------------------------------- the main event
 
 
-class EventCommandBase(BaseModel):
+class EventCommandBase(_Permitted, BaseModel):
     """A command on an uploaded main event (its stream, not a play-off's)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -762,10 +807,11 @@ class ShowForesightInHall(EventCommandBase):
     """The chief arbiter shows (or hides) the play-off watch line on the hall display."""
 
     type: Literal["show-foresight-in-hall"] = "show-foresight-in-hall"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "show the play-off watch in the hall"
     on: bool
 
     def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:
-        _chief_only(ctx, "show the play-off watch in the hall")
         return [HallForesightSet(on=self.on)]
 
 
@@ -774,6 +820,7 @@ def apply_event_command(
 ) -> tuple[list[EventStreamEvent], EventState]:
     """``command``'s events and the event's state after them (nothing logged);
     :class:`~playoff_formats.errors.PlayoffError` when it is refused."""
+    command.check_permitted(state, ctx)
     events = command.decide(state, ctx)
     after = state
     for seq, event in enumerate(events, start=state.seq + 1):
@@ -781,9 +828,6 @@ def apply_event_command(
     return events, after
 
 
-def _chief_only(ctx: Context, what: str) -> None:
-    if ctx.role not in ("chief", None):
-        raise PlayoffError(f"only the chief arbiter may {what}")
 
 
 def _physical(kind: str, outcome: dict[str, Any], conducted_by: str | None) -> dict[str, Any]:

@@ -27,19 +27,21 @@ from typing import Any
 from pydantic import ValidationError
 
 from orchestrator import schedule, snapshots
-from orchestrator.access import NOT_VALID, TokenIndex, require_chief
-from orchestrator.auth import Role, TokenRecord, digest, new_token
+from orchestrator.access import NOT_VALID, TokenIndex
+from orchestrator.auth import Action, Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.commands import (
     CommandBase,
     Context,
     EventCommandBase,
+    NotPermitted,
     apply_command,
     apply_event_command,
 )
 from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
 from orchestrator.errors import (
     Conflict,
+    Forbidden,
     KeyReused,
     LogUnavailable,
     NotFound,
@@ -438,21 +440,27 @@ class Service:
     # ------------------------------------------------------------------ access
 
     def authorize(
-        self, event_id: str, token: str | None, *, write: bool, address: str | None = None
+        self, event_id: str, token: str | None, *, action: Action, address: str | None = None,
+        what: str | None = None,
     ) -> TokenRecord:
         """The token's record for ``event_id``: 401 if missing, unknown or for another
-        event (the same answer), 403 if read-only and ``write``, 429 after too many
-        failures from ``address``. The token is checked before the event is looked
+        event (the same answer), 403 if its role may not do ``action``, 429 after too
+        many failures from ``address``. The token is checked before the event is looked
         up, so nobody without a token learns whether an id exists."""
-        _, record = self.tokens.authorize(event_id, token, write=write, address=address)
+        _, record = self.tokens.authorize(
+            event_id, token, action=action, address=address, what=what
+        )
         self.event(event_id)
         return record
 
     def authorize_playoff(
-        self, playoff_id: str, token: str | None, *, write: bool, address: str | None = None
+        self, playoff_id: str, token: str | None, *, action: Action, address: str | None = None,
+        what: str | None = None,
     ) -> tuple[PlayoffState, TokenRecord]:
         """A play-off and the token's record for its event, the token checked first."""
-        event_id, record = self.tokens.authorize(None, token, write=write, address=address)
+        event_id, record = self.tokens.authorize(
+            None, token, action=action, address=address, what=what
+        )
         state = self._playoffs.get(playoff_id)
         if state is None or state.event_id != event_id:
             if playoff_id in self._events[event_id].playoffs:
@@ -461,9 +469,6 @@ class Service:
             # answer would tell that the token is valid somewhere.
             self.tokens.attempts.refuse(address, NOT_VALID)
         return state, record
-
-    def require_chief(self, record: TokenRecord) -> None:
-        require_chief(record)
 
     # ------------------------------------------------------------------ events
 
@@ -548,6 +553,8 @@ class Service:
             try:
                 try:
                     events, after = apply_event_command(state, command, ctx, actor)
+                except NotPermitted as exc:
+                    raise Forbidden(exc.reason) from None
                 except (PlayoffError, ValidationError) as exc:
                     raise Conflict(_reason(exc)) from None
                 if not events:
@@ -832,6 +839,8 @@ class Service:
             try:
                 try:
                     applied = apply_command(state, command, ctx, actor)
+                except NotPermitted as exc:
+                    raise Forbidden(exc.reason) from None
                 except (PlayoffError, ValidationError) as exc:
                     raise Conflict(_reason(exc)) from None
                 if not applied:

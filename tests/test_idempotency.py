@@ -108,8 +108,9 @@ def test_commands_tokens_and_play_offs_sent_again_are_applied_once(
         assert chief.get(url).json()["seq"] == seq
         # Keys are the token's own: another token's same key is another request.
         with server.client(tokens[0].json()["token"]) as deputy:
-            own = deputy.post(f"{url}/deadline", json={"deadline": None, "reason": "none"},
-                              headers={"Idempotency-Key": "k"})
+            own = deputy.post(f"{url}/commands", json={
+                "type": "start-clock", "match": 1, "game": 1,
+            }, headers={"Idempotency-Key": "k"})
             assert own.status_code == 201, own.text
 
 

@@ -28,7 +28,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.api.deps import ServiceDep, TokenDep
-from orchestrator.auth import Role
+from orchestrator.auth import Action, Role
 from orchestrator.commands import (
     Command,
     CommandBase,
@@ -38,7 +38,7 @@ from orchestrator.commands import (
     client_commands,
 )
 from orchestrator.creation import PlayoffOptions
-from orchestrator.errors import Conflict, Forbidden
+from orchestrator.errors import Conflict
 from orchestrator.pgn import playoff_pgn
 from orchestrator.service import Request as IdempotentRequest
 from orchestrator.service import Service
@@ -410,8 +410,10 @@ async def _submit(
     service: Service, playoff_id: str, token: str | None, command: CommandBase, request: Request
 ) -> dict[str, Any]:
     """Run a command for the holder of ``token``: its events as logged, or 409."""
+    # Who may send it is the command's own rule, checked where it is decided: the
+    # same refusal, in the same words, as on the websocket and the console.
     _, record = service.authorize_playoff(
-        playoff_id, token, write=True, address=_address(request)
+        playoff_id, token, action=Action.READ, address=_address(request)
     )
     key = _key(request, command.model_dump(mode="json"))
     # Keys are scoped to the token that sent them, apart from the scheduler's job ids.
@@ -424,11 +426,13 @@ async def _submit(
 
 
 def _reader(
-    service: Service, playoff_id: str, token: str | None, request: Request
+    service: Service, playoff_id: str, token: str | None, request: Request,
+    action: Action = Action.READ,
 ) -> PlayoffState:
-    """The play-off, for the holder of a token of its event (the token checked first)."""
+    """The play-off, for the holder of a token of its event whose role may do
+    ``action`` (the token checked first)."""
     state, _ = service.authorize_playoff(
-        playoff_id, token, write=False, address=_address(request)
+        playoff_id, token, action=action, address=_address(request)
     )
     return state
 
@@ -576,7 +580,7 @@ def _check_known_regulation(event: Event) -> None:
 async def get_event(
     event_id: str, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, Any]:
-    service.authorize(event_id, token, write=False, address=_address(request))
+    service.authorize(event_id, token, action=Action.READ, address=_address(request))
     return _event_answer(service.event(event_id))
 
 
@@ -603,7 +607,9 @@ async def record_game_result(
     event_id: str, body: GameResultRequest, request: Request, service: ServiceDep,
     token: TokenDep,
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=True, address=_address(request))
+    record = service.authorize(
+        event_id, token, action=RecordGameResult.action, address=_address(request)
+    )
     try:
         command = RecordGameResult(
             round=body.round, white=body.white, black=body.black, result=Result(body.result),
@@ -630,8 +636,10 @@ async def set_hall_foresight(
     event_id: str, body: HallForesightRequest, request: Request, service: ServiceDep,
     token: TokenDep,
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=True, address=_address(request))
-    service.require_chief(record)
+    record = service.authorize(
+        event_id, token, action=ShowForesightInHall.action, address=_address(request),
+        what=ShowForesightInHall.what,
+    )
     state = await service.execute_event(
         event_id, ShowForesightInHall(on=body.on),
         actor=f"{record.role.value}:{record.token_id}",
@@ -667,7 +675,7 @@ async def get_foresight(
     draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
     chances: Chances = None,
 ) -> dict[str, Any]:
-    service.authorize(event_id, token, write=False, address=_address(request))
+    service.authorize(event_id, token, action=Action.FORESEE, address=_address(request))
     found = await service.foresight(event_id, draw_rate, time_control, chances or ())
     return found.to_json()
 
@@ -692,9 +700,15 @@ async def get_event_view(
     )] = 0,
     draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=False, address=_address(request))
-    if kind == "arbiter" and not record.role.may_write():
-        raise Forbidden("a display key shows the hall's view only")
+    # The hall's watch is read by any token; the arbiter's, or a model of one's own
+    # (a computation the caller chooses), only by those who may compute it.
+    chooses = kind == "arbiter" or draw_rate is not None or time_control != "classical"
+    record = service.authorize(
+        event_id, token, action=Action.FORESEE if chooses else Action.READ,
+        address=_address(request),
+        what="open the arbiters' play-off watch (the hall's view is a display key's)"
+        if kind == "arbiter" else None,
+    )
     state = await service.event_changed(event_id, after, wait)
     found, error = None, None
     for _ in range(3):
@@ -721,7 +735,7 @@ async def get_event_view(
 async def get_standings(
     event_id: str, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, Any]:
-    service.authorize(event_id, token, write=False, address=_address(request))
+    service.authorize(event_id, token, action=Action.READ, address=_address(request))
     return service.standings(event_id).to_json()
 
 
@@ -733,8 +747,7 @@ async def get_standings(
 async def issue_token(
     event_id: str, body: TokenRequest, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, str]:
-    record = service.authorize(event_id, token, write=True, address=_address(request))
-    service.require_chief(record)
+    service.authorize(event_id, token, action=Action.ISSUE_TOKENS, address=_address(request))
     issued = await service.issue_token(
         event_id, Role(body.role), body.label, "chief",
         key=_key(request, body.model_dump(mode="json")),
@@ -754,7 +767,7 @@ async def create_playoff(
     token: TokenDep,
     body: Annotated[PlayoffRequest | None, Body()] = None,
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=True, address=_address(request))
+    record = service.authorize(event_id, token, action=Action.CREATE, address=_address(request))
     options = body or PlayoffRequest()
     state = await service.create_playoff(
         event_id,
@@ -782,7 +795,7 @@ async def create_extra_boards(
     event_id: str, body: ExtraBoardsRequest, request: Request, service: ServiceDep,
     token: TokenDep,
 ) -> dict[str, Any]:
-    record = service.authorize(event_id, token, write=True, address=_address(request))
+    record = service.authorize(event_id, token, action=Action.CREATE, address=_address(request))
     state = await service.create_extra_boards(
         event_id, body.home, body.away, body.scheduled, body.competition, body.stage_boards,
         actor=f"{record.role.value}:{record.token_id}",
@@ -826,7 +839,7 @@ async def get_view(
 async def get_jobs(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep
 ) -> dict[str, Any]:
-    _reader(service, playoff_id, token, request)
+    _reader(service, playoff_id, token, request, Action.AUDIT)
     scheduler = request.app.state.scheduler
     return {
         "jobs": [
@@ -848,7 +861,7 @@ async def get_log(
     after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
     limit: Annotated[int | None, Query(ge=1, le=10_000)] = None,
 ) -> dict[str, Any]:
-    _reader(service, playoff_id, token, request)
+    _reader(service, playoff_id, token, request, Action.AUDIT)
     events = await service.store.read(playoff_stream(playoff_id), after=after, limit=limit)
     return {"events": [e.to_json() for e in events]}
 

@@ -17,8 +17,9 @@ from starlette.routing import Match, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
+from orchestrator.auth import ACTION_WORDS, Action, not_permitted
 from orchestrator.commands import parse_command
-from orchestrator.errors import LogUnavailable, ServiceError
+from orchestrator.errors import Forbidden, LogUnavailable, ServiceError
 from orchestrator.hub import Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
 from orchestrator.state import playoff_stream
@@ -168,7 +169,7 @@ class PlayoffSocket:
         # The token first: nobody without one learns whether a play-off id exists.
         try:
             state, record = service.authorize_playoff(
-                playoff_id, str(hello.get("token") or ""), write=False,
+                playoff_id, str(hello.get("token") or ""), action=Action.READ,
                 address=client[0] if client else None,
             )
         except ServiceError as exc:
@@ -366,8 +367,9 @@ async def _receive(
         if not isinstance(command_id, str) or not 1 <= len(command_id) <= 64:
             _refuse(service, connection, "bad-command", "a command needs an id of 1-64 characters")
             continue
-        if not connection.role.may_write():
-            _refuse(service, connection, "read-only", "a display is read-only", command_id)
+        if not connection.role.may(Action.COMMAND):
+            _refuse(service, connection, "read-only",
+                    not_permitted(connection.role, ACTION_WORDS[Action.COMMAND]), command_id)
             continue
         if not bucket.take():
             _refuse(service, connection, "rate-limited", "more than 20 commands a second",
@@ -400,6 +402,9 @@ async def _command(
         return
     except ConcurrencyError:
         _refuse(service, connection, "conflict", TOO_BUSY, command_id)
+        return
+    except Forbidden as exc:  # the command's own rule of who may send it
+        _refuse(service, connection, "forbidden", exc.reason, command_id)
         return
     except (ServiceError, PlayoffError) as exc:
         reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
