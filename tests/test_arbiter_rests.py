@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.commands import parse_command
-from orchestrator.errors import Conflict
+from orchestrator.errors import Forbidden
 from tests.test_arbiter_view import (
     ABDU,
     check_offered,
@@ -60,7 +60,7 @@ async def test_inside_the_break_the_start_waits_and_only_the_chief_may_start_any
 
         # An arbiter who is not the chief is refused; the chief is not.
         payload["override"] = "both players are at the board"
-        with pytest.raises(Conflict, match="only the chief arbiter"):
+        with pytest.raises(Forbidden, match="only the chief arbiter"):
             await run.service.execute(run.playoff_id, parse_command(payload), "arbiter:deputy")
         await run.do(**payload)
         view = await check_offered(run)

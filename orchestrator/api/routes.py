@@ -137,7 +137,6 @@ def _json_error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 _WITH_TOKEN = (401, 403, 404, 409, 413, 422, 429, 503)
-_UPLOAD_ERRORS = error_responses(413, 422)
 _TOKEN_ERRORS = error_responses(*_WITH_TOKEN)
 
 
@@ -461,8 +460,10 @@ def _key(request: Request, body: object) -> IdempotentRequest | None:
     status_code=201,
     summary="Upload a finished event (JSON event format, or FIDE TRF as text/plain)",
     response_model=EventCreatedAnswer,
-    responses=_UPLOAD_ERRORS,
+    responses=error_responses(401, 413, 422, 429),
     openapi_extra={
+        # The organiser's credential, where the service has one; else none.
+        "security": [{}, {"HTTPBearer": []}],
         "parameters": [IDEMPOTENCY_KEY_PARAMETER],
         "requestBody": {
             "required": True,
@@ -475,10 +476,8 @@ def _key(request: Request, body: object) -> IdempotentRequest | None:
         }
     },
 )
-async def create_event(
-    request: Request, service: ServiceDep, token: TokenDep
-) -> dict[str, str]:
-    _check_organiser(request, service, token)
+async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
+    _check_organiser(request, service)
     text = _text(await request.body())
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     event: Event
@@ -499,12 +498,14 @@ async def create_event(
     return {"id": state.id, "chief_token": chief}
 
 
-def _check_organiser(request: Request, service: Service, token: str | None) -> None:
+def _check_organiser(request: Request, service: Service) -> None:
     """With an organiser's credential set, only its holder uploads (401 otherwise,
     counted as a failed attempt like any other token)."""
     expected: str | None = request.app.state.settings.upload_token
     if expected is None:
         return
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip() if scheme.lower() == "bearer" else ""
     if not token or not hmac.compare_digest(token.encode("utf-8"), expected.encode("utf-8")):
         service.tokens.attempts.refuse(_address(request), NEEDS_ORGANISER)
 
