@@ -40,6 +40,14 @@ class LogUnavailable(Unavailable):
     retry_after_s = 2
 
 
+class LogFull(LogUnavailable):
+    """The disk holding the log is full: nothing was recorded (507 Insufficient
+    Storage); once space is freed, the next command succeeds."""
+
+    status = 507
+    retry_after_s = 30
+
+
 class TooManyRequests(ServiceError):
     """Too many failed attempts from one address: wait before trying again."""
 

@@ -344,5 +344,8 @@ class AnnouncingLog:
     async def streams(self, prefix: str | None = None) -> list[str]:
         return await self.store.streams(prefix)
 
+    async def integrity(self, max_s: float) -> list[str]:
+        return await self.store.integrity(max_s)
+
     async def aclose(self) -> None:
         await self.store.aclose()

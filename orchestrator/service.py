@@ -43,6 +43,7 @@ from orchestrator.errors import (
     Conflict,
     Forbidden,
     KeyReused,
+    LogFull,
     LogUnavailable,
     NotFound,
     Unavailable,
@@ -71,6 +72,7 @@ from orchestrator.store import (
     Snapshot,
     StoredEvent,
     StoreError,
+    StoreFullError,
     StoreUnavailableError,
 )
 from orchestrator.timesource import TimeSource
@@ -193,6 +195,10 @@ class Service:
         """Streams left aside at start-up because they cannot be loaded: why, by stream."""
         self._snapshot_seq: dict[str, int] = {}
         self._recent: dict[str, dict[int, Logged]] = {}
+        self.log_trouble: str | None = None
+        self.log_damage: list[str] = []
+        """What the start-up check of the log's file found damaged (empty: nothing)."""
+        """Why the last write to the log failed (a full disk...), until one succeeds."""
 
     # ------------------------------------------------------------------ start-up
 
@@ -205,7 +211,14 @@ class Service:
         starts. A play-off the planner refuses (a ``PlayoffError``) is served with
         that reason as its schedule.
         """
-        kept = await self.store.snapshots()
+        self.log_damage = await self.store.integrity(QUICK_CHECK_S)
+        if self.log_damage:
+            log.error("the log's file is damaged: %s", "; ".join(self.log_damage))
+        try:
+            kept = await self.store.snapshots()
+        except StoreError as exc:  # a cache: dropped, and the log folded instead
+            log.warning("snapshots not used (%s): folding the whole log", exc)
+            kept = {}
         for stream in await self.store.streams("event-"):
             try:
                 event_state = await self._fold(stream, kept.get(stream), EventState)
@@ -527,7 +540,7 @@ class Service:
                     # Another worker sharing the log wrote to the event first.
                     await self.catch_up(stream)
         except StoreUnavailableError as exc:
-            raise LogUnavailable(log_unreachable(exc)) from None
+            raise self._unavailable_log(exc) from None
         raise Conflict("the event changes too often to apply this now: send it again")
 
     async def _execute_event(
@@ -567,6 +580,7 @@ class Service:
                 recorded_at=now, expected_seq=state.seq, command_id=command_id,
                 fingerprint=key.fingerprint if key is not None else None,
             )
+            self.log_trouble = None
             if not _as_decided(stored, state.seq, events, actor, now):
                 raise ConcurrencyError(stream, state.seq, stored[-1].seq)  # another's
             self._set_event(after)
@@ -624,11 +638,15 @@ class Service:
             now = self.time.now()
             for n, event in enumerate(events, start=seq + 1):
                 state = apply_event(state, event, Stamp(n, now, actor))
-            await self.store.append_many(
-                stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                recorded_at=now, expected_seq=seq, command_id=command_id,
-                fingerprint=key.fingerprint if key is not None else None,
-            )
+            try:
+                await self.store.append_many(
+                    stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
+                    recorded_at=now, expected_seq=seq, command_id=command_id,
+                    fingerprint=key.fingerprint if key is not None else None,
+                )
+            except StoreUnavailableError as exc:
+                raise self._unavailable_log(exc) from None
+            self.log_trouble = None
             assert state is not None
             self._set_event(state)
 
@@ -708,7 +726,7 @@ class Service:
                     # creation (sent to both): fold the log, and look again.
                     await self.catch_up(stream)
         except StoreUnavailableError as exc:
-            raise LogUnavailable(log_unreachable(exc)) from None
+            raise self._unavailable_log(exc) from None
         raise Conflict("the event changes too often to do this now: send it again")
 
     async def _create_once(
@@ -759,6 +777,7 @@ class Service:
                     fingerprint=key.fingerprint if key is not None else None,
                 ),
             ])
+            self.log_trouble = None
             self._playoffs[state.id] = state
             self._set_event(linked_state)
         await self.bus.publish(Published(state, (Logged(created, stamp),)))
@@ -797,7 +816,7 @@ class Service:
                     await self.catch_up(stream)
             return await self._execute(playoff_id, command, actor, command_id, fingerprint)
         except StoreUnavailableError as exc:
-            raise LogUnavailable(log_unreachable(exc)) from None
+            raise self._unavailable_log(exc) from None
 
     async def _execute(
         self,
@@ -864,6 +883,7 @@ class Service:
                 recorded_at=now, expected_seq=state.seq, command_id=command_id,
                 fingerprint=fingerprint,
             )
+            self.log_trouble = None
             if not _as_decided(stored, state.seq, events, actor, now):
                 # Its id was logged meanwhile by another worker, with that worker's
                 # decision: the log's events are the answer, folded from the log.
@@ -907,6 +927,13 @@ class Service:
             if e.seq in wanted:
                 out.append(Logged(event, stamp_of(e), event_extras(event, state)))
         return tuple(out)
+
+    def _unavailable_log(self, exc: StoreUnavailableError) -> LogUnavailable:
+        """The refusal for a write the log could not take; the health check says so
+        until a write succeeds again."""
+        refusal = log_unreachable(exc)
+        self.log_trouble = refusal.reason.split(":", 1)[0]
+        return refusal
 
     def _lock(self, stream: str) -> asyncio.Lock:
         return self._locks.setdefault(stream, asyncio.Lock())
@@ -982,6 +1009,10 @@ class Service:
         return True
 
 
+QUICK_CHECK_S = 10.0
+"""How long the start-up check of the log's file may take (a check cut short reports
+nothing it did not find)."""
+
 RECENT_EVENTS = 256
 """Events of each play-off kept with what travels beside them, for resent commands."""
 
@@ -1004,12 +1035,19 @@ def _as_decided(
     )
 
 
-def log_unreachable(exc: Exception) -> str:
-    """Why a command could not be logged now, and what to do, in words."""
-    return (
-        "the play-off's log cannot be reached at the moment (its database is restarting "
-        "or out of reach): send the command again in a few seconds, with the same id "
-        "or Idempotency-Key, and it is logged once"
+def log_unreachable(exc: StoreUnavailableError) -> LogUnavailable:
+    """Why a write could not be logged now, and what to do, in words an arbiter can
+    act on: a full disk (507) or a log out of reach (503)."""
+    if isinstance(exc, StoreFullError):
+        return LogFull(
+            "the server's disk is full: nothing was recorded. Tell the service's "
+            "administrator to free space on it, then send the command again (with the "
+            "same id or Idempotency-Key: it is logged once)"
+        )
+    return LogUnavailable(
+        "the log cannot be reached at the moment (its database is restarting or out of "
+        "reach): nothing was recorded. Send the command again in a few seconds, with the "
+        "same id or Idempotency-Key, and it is logged once"
     )
 
 

@@ -26,7 +26,16 @@ ADMIN_ONLY = "this needs the administrator's token"
 @router.get("/health", summary="Whether every stream of the log was loaded")
 async def health(service: ServiceDep) -> dict[str, Any]:
     left_aside = len(service.quarantined)
-    return {"status": "degraded" if left_aside else "ok", "quarantined": left_aside}
+    answer: dict[str, Any] = {
+        "status": "degraded" if left_aside or service.log_trouble or service.log_damage
+        else "ok",
+        "quarantined": left_aside,
+    }
+    if service.log_trouble:  # the last write failed (a full disk...): said until one succeeds
+        answer["log"] = service.log_trouble
+    if service.log_damage:  # what the start-up check found: the administrator's to mend
+        answer["damaged"] = True
+    return answer
 
 
 @router.get("/admin/quarantine", summary="The streams left aside at start-up, and why")
@@ -46,5 +55,6 @@ async def quarantine(request: Request, service: ServiceDep, token: TokenDep) -> 
         "quarantined": [
             {"stream": stream, "reason": reason}
             for stream, reason in sorted(service.quarantined.items())
-        ]
+        ],
+        "damage": service.log_damage,
     }

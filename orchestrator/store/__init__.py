@@ -27,6 +27,7 @@ from orchestrator.store.base import (
     StoreClosedError,
     StoredEvent,
     StoreError,
+    StoreFullError,
     StoreUnavailableError,
 )
 from orchestrator.store.sqlite import SCHEMA_VERSION, SqliteEventStore
@@ -66,6 +67,7 @@ __all__ = [
     "SqliteEventStore",
     "StoreClosedError",
     "StoreError",
+    "StoreFullError",
     "StoreUnavailableError",
     "StoredEvent",
 ]

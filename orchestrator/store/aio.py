@@ -37,6 +37,7 @@ from orchestrator.store.base import (
     StoreClosedError,
     StoredEvent,
     StoreError,
+    StoreUnavailableError,
 )
 
 T = TypeVar("T")
@@ -155,7 +156,10 @@ class AsyncEventStore:
             results = self.store.append_group([request for request, _ in group])
         except BaseException as exc:  # the COMMIT failed: nothing of the group is stored
             for _, future in group:
-                error = StoreError(f"the group commit failed: {exc!r}")
+                if isinstance(exc, StoreUnavailableError):  # no room, no file: said so
+                    error: StoreError = type(exc)(*exc.args)
+                else:
+                    error = StoreError(f"the group commit failed: {exc!r}")
                 error.__cause__ = exc
                 future.set_exception(error)
             if not isinstance(exc, Exception):
@@ -196,6 +200,9 @@ class AsyncEventStore:
         # Off the writer thread's queue: a cache never delays a command's commit
         # for long (the store's write lock orders the two).
         await self._in_reader(lambda: self.store.save_snapshots(snapshots))
+
+    async def integrity(self, max_s: float) -> list[str]:
+        return await self._in_reader(lambda: self.store.integrity(max_s))
 
     async def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]:
         return await self._in_reader(lambda: self.store.snapshots(prefix))

@@ -63,6 +63,11 @@ class StoreUnavailableError(StoreError):
     tells which, and logs it once."""
 
 
+class StoreFullError(StoreUnavailableError):
+    """The disk (or the database's own limit) has no room for the write: nothing of it
+    was stored. Once room is made, the same write succeeds."""
+
+
 class InvalidEventError(StoreError, ValueError):
     """An event that cannot be stored as given (bad stream, type, data or time)."""
 
@@ -253,6 +258,10 @@ class EventStore(Protocol):
         """The names of the streams that have events (starting with ``prefix``), sorted."""
         ...
 
+    def integrity(self, max_s: float) -> list[str]:
+        """What a quick check of the file finds damaged, in words (empty: nothing)."""
+        ...
+
     def close(self) -> None:
         """Release the store; idempotent."""
         ...
@@ -312,6 +321,12 @@ class AsyncEventLog(Protocol):
     async def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]: ...
 
     async def streams(self, prefix: str | None = None) -> list[str]: ...
+
+    async def integrity(self, max_s: float) -> list[str]:
+        """What a quick check of the log's storage finds damaged, in words (empty: the
+        check found nothing), within about ``max_s`` seconds (a check cut short says
+        so). At start-up: a damaged log is reported, never served as if whole."""
+        ...
 
     async def aclose(self) -> None: ...
 

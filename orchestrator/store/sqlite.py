@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
@@ -41,6 +42,8 @@ from orchestrator.store.base import (
     StoreClosedError,
     StoredEvent,
     StoreError,
+    StoreFullError,
+    StoreUnavailableError,
     check_request,
     decode_json_many,
     encode_json,
@@ -303,10 +306,13 @@ class SqliteEventStore:
     def _write(self, prepared: _Prepared) -> list[StoredEvent]:
         with self._write_lock:
             conn = self._open_writer()
-            conn.execute("BEGIN IMMEDIATE")
             try:
+                conn.execute("BEGIN IMMEDIATE")
                 stored = self._apply(conn, prepared)
                 conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                _rollback(conn)
+                raise storage_error(exc) from exc
             except BaseException:
                 _rollback(conn)
                 raise
@@ -329,8 +335,8 @@ class SqliteEventStore:
             return results
         with self._write_lock:
             conn = self._open_writer()
-            conn.execute("BEGIN IMMEDIATE")
             try:
+                conn.execute("BEGIN IMMEDIATE")
                 for i, item in enumerate(prepared):
                     if item is None:
                         continue
@@ -346,9 +352,14 @@ class SqliteEventStore:
                             # disk...): the requests before this one are gone too.
                             raise
                         conn.execute("ROLLBACK TO request")
-                        results[i] = exc
+                        results[i] = (
+                            storage_error(exc) if isinstance(exc, sqlite3.Error) else exc
+                        )
                     conn.execute("RELEASE request")
                 conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                _rollback(conn)
+                raise storage_error(exc) from exc
             except BaseException:
                 _rollback(conn)
                 raise
@@ -456,17 +467,44 @@ class SqliteEventStore:
 
     def snapshots(self, prefix: str | None = None) -> dict[str, Snapshot]:
         prefix = prefix or ""
-        with self._reader() as conn:
-            rows = conn.execute(
-                "SELECT stream, seq, version, data FROM snapshots WHERE stream >= ? "
-                "ORDER BY stream",
-                (prefix,),
-            ).fetchall()
+        try:
+            with self._reader() as conn:
+                rows = conn.execute(
+                    "SELECT stream, seq, version, data FROM snapshots WHERE stream >= ? "
+                    "ORDER BY stream",
+                    (prefix,),
+                ).fetchall()
+        except sqlite3.DatabaseError as exc:  # a damaged page: a cache is not worth it
+            raise StoreError(f"the snapshots cannot be read ({exc})") from exc
         return {
             stream: Snapshot(stream, seq, version, bytes(data))
             for stream, seq, version, data in rows
             if stream.startswith(prefix)
         }
+
+    def integrity(self, max_s: float) -> list[str]:
+        """``PRAGMA quick_check``, interrupted after ``max_s`` seconds (a large log on a
+        slow disk must not hold the start-up for long)."""
+        deadline = time.monotonic() + max_s
+        cut = False
+
+        def past_deadline() -> int:
+            nonlocal cut
+            cut = time.monotonic() > deadline
+            return 1 if cut else 0
+
+        with self._reader() as conn:
+            conn.set_progress_handler(past_deadline, 10_000)
+            try:
+                rows = conn.execute("PRAGMA quick_check").fetchall()
+            except sqlite3.DatabaseError as exc:
+                if cut:
+                    return []  # not checked to the end in time: nothing found so far
+                return [f"the log's file cannot be checked: {exc}"]
+            finally:
+                conn.set_progress_handler(None, 0)
+        found = [str(row[0]) for row in rows]
+        return [] if found == ["ok"] else found[:QUICK_CHECK_LINES]
 
     def secret(self) -> str:
         with self._reader() as conn:
@@ -509,6 +547,23 @@ def _read(
         new(StoredEvent, (s, seq, t, data, a, parse_time(r), c, f))
         for (s, seq, t, _, a, r, c, f), data in zip(rows, datas, strict=True)
     ]
+
+
+QUICK_CHECK_LINES = 20
+"""The problems of a damaged log reported, at most (SQLite may list thousands)."""
+
+
+def storage_error(exc: sqlite3.Error) -> Exception:
+    """A write's SQLite error as the store's: no room (the disk full, SQLITE_FULL) or
+    the file out of reach (an I/O error) are :class:`StoreFullError` and
+    :class:`StoreUnavailableError`, said in words; anything else as it is."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if primary == sqlite3.SQLITE_FULL or "disk is full" in str(exc):
+        return StoreFullError("the disk holding the log is full: nothing was recorded")
+    if primary in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY):
+        return StoreUnavailableError(f"the log's file cannot be written ({exc})")
+    return exc
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
