@@ -27,6 +27,7 @@ from orchestrator.api import admin, pages, ws
 from orchestrator.api.routes import complete_openapi, error_responses, problems, router
 from orchestrator.bus import Bus, InProcessBus, SharedBus
 from orchestrator.clocks import FlagTimers
+from orchestrator.computations import Computations
 from orchestrator.errors import ServiceError
 from orchestrator.hub import Hub
 from orchestrator.leader import Leadership
@@ -78,12 +79,18 @@ def create_app(
             lease = lease or _lease_of(log, settings)
             await shared.open()
             log = shared.announcing(log)
-        service = Service(log, clock, bus=shared, ids=ids, utc_offset=settings.hall_offset())
+        service = Service(
+            log, clock, bus=shared, ids=ids, utc_offset=settings.hall_offset(),
+            computations=Computations(workers=settings.foresight_workers),
+        )
         service.tokens.attempts.limit = settings.failed_token_limit
         await service.load()
         scheduler = PlayoffScheduler(service, clock, settings)
         flags = FlagTimers(service, clock)
-        hub = Hub(service, clock)
+        hub = Hub(
+            service, clock, max_per_token=settings.max_connections_per_token,
+            max_per_address=settings.max_connections_per_address,
+        )
         # The hall first: fan-out is what the audience waits for.
         service.bus.subscribe(hub.on_published)
         service.bus.subscribe(flags.on_published)
@@ -140,6 +147,7 @@ def create_app(
                 await service.save_snapshots()
             except Exception:
                 logging.getLogger(__name__).exception("snapshots not saved at shutdown")
+            service.computations.close()
             if store is None:
                 await log.aclose()
 

@@ -19,7 +19,7 @@ import logging
 import math
 import time
 import weakref
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -61,6 +61,17 @@ class Socket(Protocol):
         """Drop the connection now, whatever it still has to send."""
 
 
+TOO_MANY_CODE = 1013
+"""The close code of a connection refused for the limits: "try again later"."""
+TOO_MANY_FOR_TOKEN = (
+    "this key already has {limit} connections open: close one of them, or give this "
+    "screen a key of its own"
+)
+TOO_MANY_FROM_ADDRESS = "{limit} connections are already open from this address"
+REPLACED_CODE = 4000
+REPLACED = "replaced by this client's newer connection"
+
+
 @dataclass(eq=False, slots=True, weakref_slot=True)
 class Connection:
     """One client of one play-off, with its own bounded send queue."""
@@ -71,6 +82,7 @@ class Connection:
     role: Role
     token_id: str
     name: str = ""
+    instance: str | None = None
     queue_size: int = 256
     view: ViewKind = field(default_factory=lambda: ViewKind.HALL)
     last_seq: int = 0
@@ -309,7 +321,18 @@ class Hub:
     close_timeout_s: float = 2.0
     """How long a socket may take its close frame, and its peer answer it, before
     the connection is cut off."""
+    max_per_token: int = 100
+    """Connections one token may hold at once (docs/policies.md)."""
+    max_per_address: int = 300
+    """Connections (said hello or not) from one address at once."""
+    openings_per_s: float = 10.0
+    """New connections one address may open a second, once its burst is spent."""
+    openings_burst: int = 50
+    """New connections one address may open at once (a hall's screens reconnecting)."""
+    _openings: dict[str, tuple[float, float]] = field(default_factory=dict)
     rooms: dict[str, set[Connection]] = field(default_factory=dict)
+    _per_address: Counter[str] = field(default_factory=Counter)
+    _per_token: dict[str, list[Connection]] = field(default_factory=dict)
     _views: dict[str, _RoomViews] = field(default_factory=dict)
     _snapshots: dict[str, tuple[int, str]] = field(default_factory=dict)
     _recent: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
@@ -499,14 +522,74 @@ class Hub:
                 frame = frames[seq] = encode("ping", seq, server_ms)
             connection.send(frame)
 
+    def may_open(self, address: str | None) -> bool:
+        """Whether ``address`` may open another socket now: at most
+        :attr:`openings_per_s` a second (bursts of :attr:`openings_burst`). Refused
+        before the handshake completes, a flood of connections costs the loop that
+        serves the clocks next to nothing."""
+        if address is None:
+            return True
+        now = time.monotonic()
+        level, at = self._openings.get(address, (float(self.openings_burst), now))
+        level = min(float(self.openings_burst), level + (now - at) * self.openings_per_s)
+        if level < 1:
+            self._openings[address] = (level, now)
+            return False
+        self._openings[address] = (level - 1, now)
+        if len(self._openings) > 10_000:  # addresses long quiet are full again: forget them
+            self._openings = {
+                a: (lv, t) for a, (lv, t) in self._openings.items()
+                if now - t < self.openings_burst / self.openings_per_s
+            }
+        return True
+
+    def opened(self, address: str | None) -> str | None:
+        """A socket opened from ``address``: counted, or why it is refused (the
+        address holds :attr:`max_per_address` already)."""
+        if address is None:
+            return None
+        if self._per_address[address] >= self.max_per_address:
+            return TOO_MANY_FROM_ADDRESS.format(limit=self.max_per_address)
+        self._per_address[address] += 1
+        return None
+
+    def ended(self, address: str | None) -> None:
+        """A socket counted by :meth:`opened` has ended."""
+        if address is not None:
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
+
+    def admit(self, token_id: str, instance: str | None) -> str | None:
+        """Room for one more connection of ``token_id``, or why there is none.
+
+        A client's earlier connection (the same ``instance`` id in its hello) is
+        closed as replaced first: a screen that reconnects is never refused for its
+        own connection, which the server may not yet have seen die. Past that, a
+        token holds at most :attr:`max_per_token`."""
+        held = self._per_token.get(token_id, [])
+        if instance:
+            for older in [c for c in held if c.instance == instance]:
+                self.drop(older, REPLACED_CODE, REPLACED)
+            held = self._per_token.get(token_id, [])
+        if len(held) < self.max_per_token:
+            return None
+        return TOO_MANY_FOR_TOKEN.format(limit=self.max_per_token)
+
     def join(self, connection: Connection) -> None:
         self.rooms.setdefault(connection.playoff_id, set()).add(connection)
+        self._per_token.setdefault(connection.token_id, []).append(connection)
 
     def leave(self, connection: Connection) -> None:
         connection.stop()
         room = self.rooms.get(connection.playoff_id)
         if room is not None:
             room.discard(connection)
+        held = self._per_token.get(connection.token_id)
+        if held is not None and connection in held:
+            held.remove(connection)
+            if not held:
+                del self._per_token[connection.token_id]
 
     def drop(self, connection: Connection, code: int, reason: str) -> None:
         """Close ``connection`` with ``code``; everything it holds is freed at once."""

@@ -50,6 +50,12 @@ class HelloData(_Frame):
         default=None, ge=0, description="The last seq the client saw, to resume from"
     )
     client: str = Field(default="", max_length=100, description="A name for the server's logs")
+    instance: str | None = Field(
+        default=None, max_length=64,
+        description="The client's own random id, the same in each of its hellos: a "
+        "reconnection replaces the connection the server still holds for it (one it "
+        "has not yet seen die), which the limits of connections would otherwise count",
+    )
     view: Literal["hall", "arbiter", "none"] | None = Field(
         default=None,
         description="The view to receive as view frames (default: the role's: a display "

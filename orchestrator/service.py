@@ -38,6 +38,7 @@ from orchestrator.commands import (
     apply_command,
     apply_event_command,
 )
+from orchestrator.computations import Computations
 from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
 from orchestrator.errors import (
     Conflict,
@@ -172,8 +173,10 @@ class Service:
         ids: Callable[[], str] = new_id,
         seeds: Callable[[], bytes] = lambda: secrets.token_bytes(32),
         utc_offset: timedelta = timedelta(0),
+        computations: Computations | None = None,
     ) -> None:
         self.store = store
+        self.computations = computations if computations is not None else Computations()
         self.time = time
         self.bus: Bus = bus if bus is not None else InProcessBus()
         self._ids = ids
@@ -383,11 +386,16 @@ class Service:
 
     async def foresight(
         self, event_id: str, draw_rate: float | None = None, time_control: str = "classical",
-        chances: Sequence[str] = (),
+        chances: Sequence[str] = (), *, who: str | None = None,
     ) -> Foresight:
         """Every outcome of the event's pending games under its regulation, and how
         likely each is (computed once per set of results and model). ``chances``: the
-        arbiter's own for some games, ``WHITE-BLACK=W/D/B``."""
+        arbiter's own for some games, ``WHITE-BLACK=W/D/B``. The draw rate is taken
+        to the hundredth (0.300001 is 0.30: one computation, one cached answer).
+        Computed in the pool of :attr:`computations`, within its limits for the
+        service and for ``who`` (a token's id)."""
+        if draw_rate is not None:
+            draw_rate = round(draw_rate, DRAW_RATE_DIGITS)
         state = self.event(event_id)
         event = state.event
         if not isinstance(event, IndividualEvent):
@@ -419,8 +427,11 @@ class Service:
                 return cached[2]
             regulation = get_regulation(event.regulation)
             try:
-                # Thousands of outcomes, each ranked: off the loop, which serves the clocks.
-                found = await asyncio.to_thread(foresee, event, state.pending, regulation, model)
+                # Thousands of outcomes, each ranked: off the loop and its interpreter,
+                # which serve the clocks.
+                found = await self.computations.run(
+                    who, foresee, event, state.pending, regulation, model
+                )
             except (PlayoffError, ValueError) as exc:
                 raise Conflict(_reason(exc)) from None
             if len(self._foresights) > 64:
@@ -1008,6 +1019,9 @@ class Service:
         self._set_event(state)
         return True
 
+
+DRAW_RATE_DIGITS = 2
+"""A draw rate asked for is taken to this many decimals (a hundredth)."""
 
 QUICK_CHECK_S = 10.0
 """How long the start-up check of the log's file may take (a check cut short reports

@@ -51,6 +51,14 @@ class Settings:
     """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed
     (addresses or networks, comma-separated; ``*`` for any). None: no proxy is
     trusted, and a client is known by the address it connects from."""
+    max_connections_per_token: int = 100
+    """Websockets one token (a display key...) may hold at once; past it a new one is
+    refused (close code 1013), but a client's reconnection replaces its own earlier
+    connection (the same ``instance`` in its hello)."""
+    max_connections_per_address: int = 300
+    """Websockets open from one address at once (with or without a hello)."""
+    foresight_workers: int = 1
+    """Processes that compute the play-off watch (off the service's interpreter)."""
     failed_token_limit: int = 30
     """Failed token attempts from one address within a minute before it is refused (429)."""
     utc_offset: timedelta | None = None

@@ -35,6 +35,11 @@ export class PlayoffConnection {
     this.token = token;
     this.client = client;
     this.viewKind = view;
+    // This page's own id, the same in every hello: a reconnection replaces the
+    // connection the server may still hold for it, never another screen's.
+    this.instance = (globalThis.crypto && crypto.randomUUID)
+      ? crypto.randomUUID().replaceAll("-", "")
+      : Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
     this.prefix = prefix;
     this.view = null;          // the last view, clocks kept current by event frames
     this.seq = null;           // seq of the last event or snapshot applied
@@ -97,6 +102,7 @@ export class PlayoffConnection {
       if (sock !== this._ws) return;
       sock.send(JSON.stringify({ t: "hello", d: {
         token: this.token(), last_seq: this.seq, client: this.client, view: this.viewKind,
+        instance: this.instance,
       } }));
     };
     sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };

@@ -227,6 +227,9 @@ class PlayoffClient:
         self.playoff_id: Final = playoff_id
         self.name: Final = name
         self.view: Final = view
+        self.instance: Final = uuid.uuid4().hex
+        """This client's own id, the same in every hello: a reconnection replaces the
+        connection the server may still hold for it, never another client's."""
         self._token = token
         self._reconnect = reconnect
         self._open_timeout = open_timeout
@@ -440,7 +443,7 @@ class PlayoffClient:
                 self._conn = ws
                 hello = {
                     "token": self._token, "last_seq": self._seq, "client": self.name,
-                    "view": self.view,
+                    "view": self.view, "instance": self.instance,
                 }
                 await ws.send(_dumps({"t": "hello", "d": hello}))
                 await self._await_welcome(ws)

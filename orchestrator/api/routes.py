@@ -676,8 +676,12 @@ async def get_foresight(
     draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
     chances: Chances = None,
 ) -> dict[str, Any]:
-    service.authorize(event_id, token, action=Action.FORESEE, address=_address(request))
-    found = await service.foresight(event_id, draw_rate, time_control, chances or ())
+    record = service.authorize(
+        event_id, token, action=Action.FORESEE, address=_address(request)
+    )
+    found = await service.foresight(
+        event_id, draw_rate, time_control, chances or (), who=record.token_id
+    )
     return found.to_json()
 
 
@@ -714,7 +718,9 @@ async def get_event_view(
     found, error = None, None
     for _ in range(3):
         try:
-            found = await service.foresight(event_id, draw_rate, time_control)
+            found = await service.foresight(
+                event_id, draw_rate, time_control, who=record.token_id
+            )
         except Conflict as exc:
             error = exc.reason
         state = service.event(event_id)

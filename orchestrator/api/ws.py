@@ -20,7 +20,7 @@ from websockets.protocol import State
 from orchestrator.auth import ACTION_WORDS, Action, not_permitted
 from orchestrator.commands import parse_command
 from orchestrator.errors import Forbidden, LogUnavailable, ServiceError
-from orchestrator.hub import Connection, Hub, ViewKind, encode
+from orchestrator.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
 from orchestrator.state import playoff_stream
 from orchestrator.store import ConcurrencyError, StoreError
@@ -157,12 +157,30 @@ class PlayoffSocket:
         connect = await receive()
         if connect["type"] != "websocket.connect":
             return
+        hub: Hub = scope["app"].state.hub
+        client = scope.get("client")
+        address = client[0] if client else None
+        if not hub.may_open(address):
+            # Too many new connections from this address: refused in the handshake
+            # (HTTP 403), before anything of it is kept.
+            await send({"type": "websocket.close", "code": TOO_MANY_CODE})
+            return
         await send({"type": "websocket.accept"})
         _shed_handshake(scope, receive)
+        refusal = hub.opened(address)
+        if refusal is not None:  # past the limit for one address: said, and closed
+            await _refuse_hello(send, TOO_MANY_CODE, refusal, code_word="rate-limited")
+            return
+        try:
+            await self._serve(scope, receive, send, hub, address)
+        finally:
+            hub.ended(address)
+
+    async def _serve(
+        self, scope: Scope, receive: Receive, send: Send, hub: Hub, address: str | None
+    ) -> None:
         service: Service = scope["app"].state.service
-        hub: Hub = scope["app"].state.hub
         playoff_id = str(scope["path_params"]["playoff_id"])
-        client = scope.get("client")
         hello = await _hello(send, receive)
         if hello is None:
             return
@@ -170,7 +188,7 @@ class PlayoffSocket:
         try:
             state, record = service.authorize_playoff(
                 playoff_id, str(hello.get("token") or ""), action=Action.READ,
-                address=client[0] if client else None,
+                address=address,
             )
         except ServiceError as exc:
             if exc.status == 404:
@@ -183,10 +201,16 @@ class PlayoffSocket:
                 await _refuse_hello(send, 4401, BAD_TOKEN)
             return
 
+        instance = hello.get("instance")
+        instance = instance[:64] if isinstance(instance, str) and instance else None
+        refusal = hub.admit(record.token_id, instance)
+        if refusal is not None:  # the key's connections are at their limit
+            await _refuse_hello(send, TOO_MANY_CODE, refusal, code_word="rate-limited")
+            return
         socket = _Socket(send, receive)
         connection = Connection(
             hub=hub, socket=socket, playoff_id=playoff_id, role=record.role,
-            token_id=record.token_id, name=str(hello.get("client") or ""),
+            token_id=record.token_id, name=str(hello.get("client") or ""), instance=instance,
             queue_size=hub.queue_size, view=ViewKind.for_role(record.role, hello.get("view")),
         )
         last_seq = hello.get("last_seq")
