@@ -17,10 +17,14 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.api import admin, pages, ws
@@ -204,6 +208,24 @@ def create_app(
             "detail": "the log cannot be reached at the moment (its database is restarting "
                       "or out of reach): try again in a few seconds"
         })
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code != 405:
+            return await http_exception_handler(request, exc)
+        # Every method the path takes (a path may have a route per method), not only
+        # those of the first route that matched it.
+        allowed: set[str] = set()
+        for route in app.router.routes:
+            match, _ = route.matches({**request.scope, "method": "GET"})
+            methods = getattr(route, "methods", None)
+            if match is not Match.NONE and methods:
+                allowed |= set(methods)
+        allow = ", ".join(sorted(allowed))
+        return JSONResponse(
+            status_code=405, content={"detail": f"this address takes {allow}"},
+            headers={"Allow": allow},
+        )
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> JSONResponse:

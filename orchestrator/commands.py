@@ -28,8 +28,10 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
     TypeAdapter,
     ValidationError,
+    WithJsonSchema,
     field_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -67,7 +69,7 @@ from orchestrator.events import (
 from orchestrator.state import EventState, PlayoffState
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
-from playoff_formats.model import Colour, Ref, Result
+from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
 from playoff_formats.schedule import RestBreach, rest_breaches
 from playoff_formats.schedule.words import span
 from playoff_formats.timecontrol import TimeControl
@@ -148,10 +150,20 @@ def _in_range(value: datetime) -> datetime:
     return value
 
 
-Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_range)]
+Moment = Annotated[
+    AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_range),
+    WithJsonSchema({"type": "string", "format": "date-time", "pattern": YEARS_1900_2199}),
+]
 """An instant in a command: ISO 8601 text with its offset, between 1900 and 2200."""
 
-Reason = Annotated[str, Field(min_length=3, max_length=65_536, description="Why (logged)")]
+MAX_REASON = 2_000
+"""A reason's characters, at most: a paragraph (and a command's body stays far below
+the 64 KiB a request may carry, so that its schema allows nothing the service refuses
+for its size)."""
+
+Reason = Annotated[
+    str, Field(min_length=3, max_length=MAX_REASON, description="Why (logged)")
+]
 
 
 class NotPermitted(PlayoffError):
@@ -184,8 +196,18 @@ ROLES = {role.value: role for role in Role}
 """The senders that are tokens' roles; the server's own ("server") is not one."""
 
 
+def _type_required(schema: dict[str, Any]) -> None:
+    # ``type`` has its value as default (the per-verb routes fill it in), but a
+    # command sent as such must name it: the description says so.
+    required = schema.setdefault("required", [])
+    if "type" not in required:
+        required.insert(0, "type")
+
+
 class CommandBase(_Permitted, BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", allow_inf_nan=False, json_schema_extra=_type_required
+    )
 
     type: str
     route: ClassVar[Route | None] = None
@@ -354,7 +376,7 @@ class CorrectResult(_GameCommand):
     )
     result: Result
     reason: Reason
-    confirm: bool = Field(
+    confirm: StrictBool = Field(
         default=False, description="Confirms a correction that voids games or the winner"
     )
 
@@ -579,7 +601,7 @@ class ShortenTimeControl(CommandBase):
     route = Route(
         "POST", "/time-control", "Arbiter override: shorten the time control"
     )
-    time_control: str = Field(description='e.g. "G/15+5"', max_length=200)
+    time_control: str = Field(description='e.g. "G/15+5"', min_length=1, max_length=200)
     match: int | None = Field(default=None, ge=1, description="One match, or every match not begun")
     reason: Reason
 
@@ -809,7 +831,7 @@ class ShowForesightInHall(EventCommandBase):
     type: Literal["show-foresight-in-hall"] = "show-foresight-in-hall"
     action: ClassVar[Action] = Action.OVERRIDE
     what: ClassVar[str | None] = "show the play-off watch in the hall"
-    on: bool
+    on: StrictBool
 
     def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:
         return [HallForesightSet(on=self.on)]

@@ -188,6 +188,10 @@ class Within(_Bound):
         return {"minimum": self.least, "maximum": self.most}
 
 
+YEARS_1900_2199 = "^(19|20|21)[0-9][0-9]-"
+"""The JSON Schema's pattern for a date from 1900 and before 2200 (its year)."""
+
+
 @dataclass(frozen=True)
 class InRange(_Bound):
     """A date and time from :data:`EARLIEST` and before :data:`LATEST`."""
@@ -202,7 +206,7 @@ class InRange(_Bound):
             )
 
     def json_schema(self, kind: object) -> dict[str, Any]:
-        return {}
+        return {"pattern": YEARS_1900_2199}
 
 
 def _written_as_text(value: Any) -> Any:

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from orchestrator.access import NO_TOKEN
 from orchestrator.service import Service
 
 
@@ -25,13 +26,18 @@ _scheme = HTTPBearer(
 
 
 def bearer(
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_scheme)],
-) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header, if any."""
+) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header. Without one, 401
+    (a failed attempt like a wrong token), before the body is read: whatever it holds,
+    a request that needs a token is first refused for lacking it."""
     if credentials is None or not credentials.credentials.strip():
-        return None
+        service: Service = request.app.state.service
+        address = request.client.host if request.client is not None else None
+        service.tokens.attempts.refuse(address, NO_TOKEN)
     return credentials.credentials.strip()
 
 
 ServiceDep = Annotated[Service, Depends(get_service)]
-TokenDep = Annotated[str | None, Depends(bearer)]
+TokenDep = Annotated[str, Depends(bearer)]

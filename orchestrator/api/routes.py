@@ -25,7 +25,7 @@ from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.auth import Action, Role
@@ -157,7 +157,19 @@ class StrictJsonRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
+        declared = {
+            param.alias for param in self.dependant.query_params
+        } | {param.alias for dep in self.dependant.dependencies for param in dep.query_params}
+
         async def strict(request: Request) -> Response:
+            # A query parameter the route does not take is refused, as the description
+            # says (rather than ignored: a misspelt option would silently not apply).
+            unknown = sorted(set(request.query_params) - declared)
+            if unknown:
+                raise RequestValidationError([{
+                    "loc": ("query", unknown[0]), "msg": "this address takes no such parameter",
+                    "type": "extra_forbidden", "input": request.query_params[unknown[0]],
+                }])
             return await handler(_StrictJsonRequest(request.scope, request.receive))
 
         return strict
@@ -221,7 +233,7 @@ class PlayoffRequest(Body_):
     points: list[Money] = Field(default_factory=list, max_length=MAX_PLACES)
     deadline: AwareInstant | None = None
     not_before: AwareInstant | None = None
-    generic: bool = False
+    generic: StrictBool = False
     format: str | dict[str, Any] | None = Field(
         default=None,
         description="The organiser's own play-off format in place of the regulation's: a "
@@ -297,7 +309,7 @@ class GameResultRequest(Body_):
 
 
 class HallForesightRequest(Body_):
-    on: bool = Field(description="Show the play-off watch on the hall display, or hide it")
+    on: StrictBool = Field(description="Show the play-off watch on the hall display, or hide it")
 
 
 class ForesightPlayer(BaseModel):
