@@ -156,10 +156,10 @@ Moment = Annotated[
 ]
 """An instant in a command: ISO 8601 text with its offset, between 1900 and 2200."""
 
-MAX_REASON = 2_000
-"""A reason's characters, at most: a paragraph (and a command's body stays far below
-the 64 KiB a request may carry, so that its schema allows nothing the service refuses
-for its size)."""
+MAX_REASON = 65_000
+"""A reason's characters, at most: with the rest of a command, a body of plain text at
+its longest still fits the 64 KiB a request may carry (so that the description allows
+no body the service refuses for its size)."""
 
 Reason = Annotated[
     str, Field(min_length=3, max_length=MAX_REASON, description="Why (logged)")

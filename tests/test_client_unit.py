@@ -205,11 +205,14 @@ async def test_hello_is_the_first_frame_and_the_token_is_not_in_the_url(
     async with client_for(server, name="hall-left") as client:
         assert client.role == "chief"
         assert client.connected
+        instance = client.instance
     conn = server.conns[0]
     assert conn.hello == {
         "t": "hello",
-        "d": {"token": CHIEF, "last_seq": None, "client": "hall-left", "view": "none"},
+        "d": {"token": CHIEF, "last_seq": None, "client": "hall-left", "view": "none",
+              "instance": instance},
     }
+    assert len(instance) == 32  # its own random id, the same in each of its hellos
     assert conn.path == "/ws/playoffs/po-1"  # the path and the query
     assert all(CHIEF not in value for _, value in conn.headers)
 

@@ -210,9 +210,16 @@ def test_the_documented_deployment_runs_and_restarts_its_workers(
             return f"http://127.0.0.1:{supervised.port(n)}"
 
         # A play-off made on one worker, a command on another, seen on a third.
-        created = httpx.post(
+        organiser = env_values["PLAYOFF_UPLOAD_TOKEN"]  # as documented: uploads need it
+        refused = httpx.post(
             f"{url(1)}/api/events", content=uzchess_json().encode(),
             headers={"Content-Type": "application/json"}, trust_env=False, timeout=30,
+        )
+        assert refused.status_code == 401
+        created = httpx.post(
+            f"{url(1)}/api/events", content=uzchess_json().encode(),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {organiser}"},
+            trust_env=False, timeout=30,
         ).json()
         chief = {"Authorization": f"Bearer {created['chief_token']}"}
         playoff = httpx.post(

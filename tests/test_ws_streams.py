@@ -427,11 +427,14 @@ async def test_malformed_frames_get_bad_frame_and_the_connection_survives(
         assert [e["type"] for e in log].count("clock-adjusted") == 0
         # ... and exactly 64 KiB is accepted.
         ws, _ = await raw_hello(setup.ws_url, setup.arbiter)
-        padding = "x" * 65536
+        bare = cmd("c-3", type="adjust", match=1, game=1, side="white", delta_ms=1000,
+                   reason="")
+        room = 65536 - len(bare.encode())
+        # Six bytes a character ("\u00e9" in the frame): a reason of a few thousand
+        # characters, well within a reason's length, fills the frame exactly.
+        padding = "é" * (room // 6) + "x" * (room % 6)
         frame_text = cmd("c-3", type="adjust", match=1, game=1, side="white", delta_ms=1000,
                          reason=padding)
-        frame_text = cmd("c-3", type="adjust", match=1, game=1, side="white", delta_ms=1000,
-                         reason=padding[: 65536 - (len(frame_text) - 65536)])
         assert len(frame_text.encode()) == 65536
         await ws.send(frame_text)
         frames = await raw_frames(ws, lambda f: f["t"] in ("ack", "error"))
