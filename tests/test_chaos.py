@@ -33,15 +33,20 @@ import psycopg
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from orchestrator.service import Service
 from orchestrator.state import PlayoffState
-from orchestrator.store import StoredEvent
 from orchestrator.views.playoff import clock_view, playoff_view
 from tests.pg import pg_database, postgres_server
 from tests.redis import RedisServer, redis_server
 from tests.server import RunningServer, free_port
 from tests.test_ws_streams import ABDU
-from tests.workers import answers, leader_lease, leader_pid, worker_process
+from tests.workers import (
+    answers,
+    fold,
+    leader_lease,
+    leader_pid,
+    stored_log,
+    worker_process,
+)
 
 __all__ = ["pg_database", "postgres_server", "redis_server"]  # the fixtures
 
@@ -378,30 +383,11 @@ async def _chaos(workers: Cluster, rng: random.Random) -> None:
     assert arbiter.disagreements == []
     # (Often one of the two is being started again: both answered this often.)
     assert arbiter.twice >= 5, arbiter.seen
-    truth = fold(await asyncio.to_thread(stored, workers.store_url, playoff_id))
+    truth = fold(await asyncio.to_thread(stored_log, workers.store_url, playoff_id))
     assert truth.seq == last
     for n in range(WORKERS):
         await _holds(workers, n, playoff_id, keys[0], truth)
     mark("every worker holds the log's state")
-
-
-def stored(store_url: str, playoff_id: str) -> list[StoredEvent]:
-    with psycopg.connect(store_url) as conn:
-        rows = conn.execute(
-            "SELECT stream, seq, type, data::text, actor, recorded_at, command_id, "
-            "command_fingerprint FROM events WHERE stream = %s ORDER BY seq",
-            (f"playoff-{playoff_id}",),
-        ).fetchall()
-    return [
-        StoredEvent(stream, seq, type_, json.loads(data), actor, at, cid, fp)
-        for stream, seq, type_, data, actor, at, cid, fp in rows
-    ]
-
-
-def fold(log: list[StoredEvent]) -> PlayoffState:
-    state = Service._fold_onto(None, log, PlayoffState)
-    assert isinstance(state, PlayoffState)
-    return state
 
 
 async def _holds(

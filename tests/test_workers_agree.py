@@ -11,7 +11,6 @@ workers deciding the same command decide it differently: the log alone says whic
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,17 +18,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
-import psycopg
 
-from orchestrator.service import Service
-from orchestrator.state import PlayoffState
-from orchestrator.store import StoredEvent
 from orchestrator.timesource import ManualTime
 from tests.pg import pg_database, postgres_server
 from tests.redis import RedisServer, redis_server
 from tests.server import RunningServer
 from tests.test_ws_streams import make_playoff
-from tests.workers import served_worker
+from tests.workers import fold, served_worker, stored_log
 
 __all__ = ["pg_database", "postgres_server", "redis_server"]  # the fixtures
 
@@ -58,25 +53,6 @@ def post(server: RunningServer, token: str, playoff_id: str, key: str, body: Any
             headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key},
         )
     return response.status_code, response.json()
-
-
-def stored_log(url: str, playoff_id: str) -> list[StoredEvent]:
-    with psycopg.connect(url) as conn:
-        rows = conn.execute(
-            "SELECT stream, seq, type, data::text, actor, recorded_at, command_id, "
-            "command_fingerprint FROM events WHERE stream = %s ORDER BY seq",
-            (f"playoff-{playoff_id}",),
-        ).fetchall()
-    return [
-        StoredEvent(stream, seq, type_, json.loads(data), actor, at, cid, fp)
-        for stream, seq, type_, data, actor, at, cid, fp in rows
-    ]
-
-
-def fold(log: list[StoredEvent]) -> PlayoffState:
-    state = Service._fold_onto(None, log, PlayoffState)
-    assert isinstance(state, PlayoffState)
-    return state
 
 
 async def until(check: Callable[[], bool], timeout: float = 15.0) -> None:

@@ -5,6 +5,7 @@ real app on a real port, in a thread of this process (:func:`worker`), or the re
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -22,7 +23,10 @@ import uvicorn
 from orchestrator.app import create_app
 from orchestrator.leader import LEADER_LOCK
 from orchestrator.redis_bus import RedisBus
+from orchestrator.service import Service
 from orchestrator.settings import Settings, proxy_options
+from orchestrator.state import PlayoffState
+from orchestrator.store import StoredEvent
 from orchestrator.timesource import TimeSource
 from tests.server import ROOT, RunningServer, _Server, free_port
 
@@ -124,3 +128,24 @@ def answers(base_url: str) -> bool:
             return True
     except OSError:
         return False
+
+
+def stored_log(url: str, playoff_id: str) -> list[StoredEvent]:
+    """A play-off's stream as the shared log holds it, read straight from PostgreSQL."""
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            "SELECT stream, seq, type, data::text, actor, recorded_at, command_id, "
+            "command_fingerprint FROM events WHERE stream = %s ORDER BY seq",
+            (f"playoff-{playoff_id}",),
+        ).fetchall()
+    return [
+        StoredEvent(stream, seq, type_, json.loads(data), actor, at, cid, fp)
+        for stream, seq, type_, data, actor, at, cid, fp in rows
+    ]
+
+
+def fold(log: list[StoredEvent]) -> PlayoffState:
+    """The play-off as the log says it is: its events folded from the first."""
+    state = Service._fold_onto(None, log, PlayoffState)
+    assert isinstance(state, PlayoffState)
+    return state
