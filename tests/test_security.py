@@ -250,3 +250,48 @@ def test_the_administrator_s_token_is_limited_and_compared_as_bytes(tmp_path: Pa
                 ("Authorization", "Bearer jeton-é-ü-ш".encode())
             ])
             assert odd.status_code == 401
+
+
+# --------------------------------------------------------------------------- connections
+
+
+async def test_a_screen_that_reconnects_is_never_refused_for_its_own_dead_connection(
+    tmp_path: Path,
+) -> None:
+    """At the key's limit of connections, a screen's new connection (the same
+    ``instance`` in its hello) replaces the one the server still holds for it; a new
+    screen is refused, saying why, with "try again later"."""
+    with running_server(
+        tmp_path / "log.db", ManualTime(), settings={"max_connections_per_token": 2}
+    ) as server:
+        setup = await asyncio.to_thread(make_playoff, server, 1)
+        url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
+        key = setup.displays[0]
+
+        async def screen(instance: str | None) -> tuple[Any, dict[str, Any]]:
+            ws = await connect(url, max_size=None, proxy=None)
+            hello: dict[str, Any] = {"token": key}
+            if instance is not None:
+                hello["instance"] = instance
+            await ws.send(json.dumps({"t": "hello", "d": hello}))
+            return ws, json.loads(await asyncio.wait_for(ws.recv(), 5))
+
+        left, first = await screen("left-screen")
+        right, second = await screen("right-screen")
+        assert first["t"] == second["t"] == "welcome"
+        # The left screen's network dropped; the server has not noticed. It reconnects.
+        again, welcome = await screen("left-screen")
+        assert welcome["t"] == "welcome"
+        with pytest.raises(ConnectionClosed) as replaced:
+            while True:
+                await asyncio.wait_for(left.recv(), 5)
+        assert replaced.value.rcvd is not None and replaced.value.rcvd.code == 4000
+        # A third screen on the same key: refused, and told why.
+        third, refusal = await screen("third-screen")
+        assert refusal["t"] == "error" and refusal["d"]["code"] == "rate-limited"
+        assert "already has 2 connections open" in refusal["d"]["reason"]
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(third.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        for ws in (right, again):
+            await ws.close()
