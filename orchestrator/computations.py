@@ -91,6 +91,15 @@ class Computations:
                 if not self._by_token[who]:
                     del self._by_token[who]
 
+    async def warm(self) -> None:
+        """Start the pool's processes now, off the loop: where the watch may be asked
+        for (an event with games pending), before anyone asks. Starting them forks
+        this process, which stalls its every thread for a moment: better while the
+        event's last round is played than during a play-off's presses."""
+        if self._pool is None:
+            pool = await asyncio.to_thread(self._executor)
+            await asyncio.wrap_future(pool.submit(int))
+
     def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:

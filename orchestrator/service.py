@@ -198,6 +198,7 @@ class Service:
         """Streams left aside at start-up because they cannot be loaded: why, by stream."""
         self._snapshot_seq: dict[str, int] = {}
         self._recent: dict[str, dict[int, Logged]] = {}
+        self._background: set[asyncio.Future[None]] = set()
         self.log_trouble: str | None = None
         self.log_damage: list[str] = []
         """What the start-up check of the log's file found damaged (empty: nothing)."""
@@ -230,6 +231,8 @@ class Service:
                 continue
             assert isinstance(event_state, EventState)
             self._set_event(event_state)
+            if event_state.pending:
+                self._warm_computations()
         for stream in await self.store.streams("playoff-"):
             try:
                 playoff = await self._fold(stream, kept.get(stream), PlayoffState)
@@ -508,14 +511,31 @@ class Service:
         upload is refused (422).
         """
         command_id = key.command_id("upload") if key is not None else None
+        for _ in range(CATCH_UP_ATTEMPTS):
+            try:
+                return await self._create_event(event, key, command_id, pending)
+            except ConcurrencyError as exc:
+                # The same upload sent to another worker at the same moment, which
+                # logged it first under the same id: its event is the answer.
+                await self.catch_up(exc.stream)
+        raise Conflict("this upload could not be stored: send it again with a new key")
+
+    async def _create_event(
+        self, event: Event, key: Request | None, command_id: str | None,
+        pending: Sequence[PendingGame],
+    ) -> tuple[EventState, str]:
         async with self._lock(f"upload:{command_id}"):
             if key is not None and command_id is not None:
                 earlier = await self.store.find_command_anywhere(command_id)
                 if earlier is not None:
                     key.check(earlier[0])
                     event_id = earlier[0].stream.removeprefix("event-")
+                    if event_id not in self._events:  # another worker's: fold it
+                        await self.catch_up(earlier[0].stream)
                     return self.event(event_id), await self._derived_token(earlier[0])
-            event_id = self._ids()
+            # With a key, the event's id comes from it: two workers sent the same upload
+            # at once write the same stream, and the log keeps one.
+            event_id = self._ids() if command_id is None else await self._derived_id(command_id)
             token = new_token() if key is None else await self._derived(
                 f"event-{event_id}", 1, command_id
             )
@@ -532,7 +552,15 @@ class Service:
                 ),
             )
             await self._append_event(event_id, None, [created], "chief", key, command_id)
+        if pending:
+            self._warm_computations()
         return self.event(event_id), token
+
+    def _warm_computations(self) -> None:
+        """Start the watch's processes in the background (an event has games pending)."""
+        task = asyncio.ensure_future(self.computations.warm())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def execute_event(
         self, event_id: str, command: EventCommandBase, actor: str, *,
@@ -605,11 +633,25 @@ class Service:
             raise Conflict("there is one chief arbiter's token per event")
         stream = event_stream(event_id)
         command_id = key.command_id(actor) if key is not None else None
+        for _ in range(CATCH_UP_ATTEMPTS):
+            try:
+                return await self._issue_token(event_id, role, label, actor, key, command_id)
+            except ConcurrencyError:
+                await self.catch_up(stream)  # another worker wrote to the event first
+        raise Conflict("the event changes too often to do this now: send it again")
+
+    async def _issue_token(
+        self, event_id: str, role: Role, label: str, actor: str, key: Request | None,
+        command_id: str | None,
+    ) -> str:
+        stream = event_stream(event_id)
         async with self._lock(f"key:{stream}:{command_id}"):
             if key is not None and command_id is not None:
                 earlier = await self.store.find_command(stream, command_id)
                 if earlier is not None:
                     key.check(earlier[0])
+                    if earlier[-1].seq > self.event(event_id).seq:
+                        await self.catch_up(stream)  # the token works here at once
                     return await self._derived_token(earlier[0])
             state = self.event(event_id)
             token = new_token() if key is None else await self._derived(
@@ -628,6 +670,12 @@ class Service:
         message = f"token\0{stream}\0{seq}\0{command_id}".encode()
         mac = hmac.new(secret, message, hashlib.sha256).digest()
         return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
+
+    async def _derived_id(self, command_id: str) -> str:
+        """An uploaded event's id, from its key's command id and the log's secret."""
+        secret = bytes.fromhex(await self.store.secret())
+        mac = hmac.new(secret, f"event-id\0{command_id}".encode(), hashlib.sha256)
+        return mac.hexdigest()[:16]
 
     async def _derived_token(self, logged: StoredEvent) -> str:
         return await self._derived(logged.stream, logged.seq, logged.command_id)
@@ -650,7 +698,7 @@ class Service:
             for n, event in enumerate(events, start=seq + 1):
                 state = apply_event(state, event, Stamp(n, now, actor))
             try:
-                await self.store.append_many(
+                stored = await self.store.append_many(
                     stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
                     recorded_at=now, expected_seq=seq, command_id=command_id,
                     fingerprint=key.fingerprint if key is not None else None,
@@ -658,6 +706,8 @@ class Service:
             except StoreUnavailableError as exc:
                 raise self._unavailable_log(exc) from None
             self.log_trouble = None
+            if not _as_decided(stored, seq, events, actor, now):
+                raise ConcurrencyError(stream, seq, stored[-1].seq)  # another worker's
             assert state is not None
             self._set_event(state)
 

@@ -35,8 +35,8 @@ from tests.test_ws_streams import cmd, make_playoff, raw_hello
 from tests.workers import answers
 
 UZCHESS = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"
-PRESSES = 100
-FLOOD_S = 10
+PRESSES = 200
+FLOOD_S = 12
 LIMIT_PER_TOKEN = Settings().max_connections_per_token
 
 
@@ -68,7 +68,7 @@ class Presser:
             assert frame["t"] == "ack", frame
             took.append((time.perf_counter() - sent) * 1000)
             self.side = "black" if self.side == "white" else "white"
-            await asyncio.sleep(0.07)  # under the websocket's 20 commands a second
+            await asyncio.sleep(0.055)  # under the websocket's 20 commands a second
         return took
 
 
@@ -135,14 +135,15 @@ async def _floods(server: RunningServer) -> None:
     flooder = await asyncio.create_subprocess_exec(
         "nice", "-n", "10", sys.executable, "-m", "tests.flood", server.base_url, setup.playoff_id,
         setup.displays[0], made["id"], str(FLOOD_S), *tokens,
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     assert flooder.stdout is not None
     started = await asyncio.wait_for(flooder.stdout.readline(), 30)
     assert json.loads(started) == {"started": True}
     await asyncio.sleep(0.3)  # both floods under way
     flooded = await presser.presses(PRESSES)
-    output, _ = await asyncio.wait_for(flooder.communicate(), FLOOD_S + 120)
+    output, errors = await asyncio.wait_for(flooder.communicate(), FLOOD_S + 240)
+    assert flooder.returncode == 0 and output.strip(), errors.decode()[-3000:]
     result = json.loads(output.decode().strip().splitlines()[-1])
     await ws.close()
 
@@ -159,7 +160,9 @@ async def _floods(server: RunningServer) -> None:
         f"{sorted(enumerate(flooded), key=lambda x: -x[1])[:5]}"
     )
     assert flooded_p99 < bound
-    assert set(answers) <= {200, 429, 503} and 200 in answers
+    # Every watch asked for is computed, or refused in words (never a server error);
+    # 0: a client that gave up waiting in the line of one event's computations.
+    assert set(answers) <= {0, 200, 429, 503} and 200 in answers
     # The key held at most its limit of connections; the others were refused: in the
     # handshake (too many new ones from one address) or after their hello, saying so.
     assert outcomes.get("welcome", 0) == LIMIT_PER_TOKEN

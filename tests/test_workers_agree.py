@@ -18,8 +18,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+import psycopg
 
 from orchestrator.timesource import ManualTime
+from tests.events import uzchess_json
 from tests.pg import pg_database, postgres_server
 from tests.redis import RedisServer, redis_server
 from tests.server import RunningServer
@@ -206,3 +208,54 @@ async def behind_worker(
     truth = fold(stored_log(pg_database, playoff_id))
     for server in (a, b):
         assert server.service.playoff(playoff_id).clocks == truth.clocks
+
+
+async def test_an_upload_and_a_token_sent_to_two_workers_at_once_are_made_once(
+    pg_database: str, redis_server: RedisServer
+) -> None:
+    clock = ManualTime()
+    name = f"test:{secrets.token_hex(4)}"
+    async with served_worker(pg_database, redis_server.url, name, clock) as a, served_worker(
+        pg_database, redis_server.url, name, Skewed(clock, 1)
+    ) as b:
+        key = secrets.token_urlsafe(16)
+
+        def upload(server: RunningServer) -> tuple[int, Any]:
+            with httpx.Client(base_url=server.base_url, trust_env=False, timeout=20) as http:
+                answer = http.post("/api/events", content=uzchess_json(), headers={
+                    "Content-Type": "application/json", "Idempotency-Key": key,
+                })
+            return answer.status_code, answer.json()
+
+        (status_a, made_a), (status_b, made_b) = await asyncio.gather(
+            asyncio.to_thread(upload, a), asyncio.to_thread(upload, b)
+        )
+        assert status_a == status_b == 201, (made_a, made_b)
+        assert made_a == made_b  # one event, one chief arbiter's token
+        with psycopg.connect(pg_database) as conn:
+            streams = conn.execute(
+                "SELECT count(DISTINCT stream) FROM events WHERE stream LIKE 'event-%'"
+            ).fetchone()
+        assert streams == (1,)
+        chief, event_id = made_a["chief_token"], made_a["id"]
+        token_key = secrets.token_hex(16)
+
+        def issue(server: RunningServer) -> tuple[int, Any]:
+            with httpx.Client(base_url=server.base_url, trust_env=False, timeout=20) as http:
+                answer = http.post(
+                    f"/api/events/{event_id}/tokens", json={"role": "display", "label": "hall"},
+                    headers={"Authorization": f"Bearer {chief}", "Idempotency-Key": token_key},
+                )
+            return answer.status_code, answer.json()
+
+        (status_a, key_a), (status_b, key_b) = await asyncio.gather(
+            asyncio.to_thread(issue, a), asyncio.to_thread(issue, b)
+        )
+        assert status_a == status_b == 201, (key_a, key_b)
+        assert key_a == key_b
+        # The key opens the event on both workers at once.
+        for server in (a, b):
+            with httpx.Client(base_url=server.base_url, trust_env=False, timeout=20) as http:
+                assert http.get(f"/api/events/{event_id}", headers={
+                    "Authorization": f"Bearer {key_a['token']}",
+                }).status_code == 200

@@ -120,7 +120,12 @@ from playoff_formats.schedule.placement import (
     plan_stanzas,
     plan_units,
 )
-from playoff_formats.schedule.rest import RestBreach, RestKind, rest_breaches
+from playoff_formats.schedule.rest import (
+    RestBreach,
+    RestKind,
+    chief_time_breaches,
+    rest_breaches,
+)
 from playoff_formats.schedule.units import (
     Entrant,
     Unit,
@@ -152,6 +157,7 @@ __all__ = [
     "UnitId",
     "UnitKind",
     "UnitStatus",
+    "chief_time_breaches",
     "plan_playoff",
     "plan_stanzas",
     "plan_units",

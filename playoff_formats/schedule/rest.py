@@ -20,6 +20,7 @@ from enum import StrEnum
 
 from playoff_formats.model import Frozen
 from playoff_formats.schedule.model import Constraints
+from playoff_formats.schedule.overrides import Overrides
 from playoff_formats.schedule.words import instant, span
 
 __all__ = ["RestBreach", "RestKind", "rest_breaches"]
@@ -29,6 +30,8 @@ class RestKind(StrEnum):
     MAIN_EVENT = "main-event-break"
     MINIMUM_INTERVAL = "minimum-interval"
     PREFERRED_INTERVAL = "preferred-interval"
+    CHIEF_ARBITER_TIME = "chief-arbiter-time"
+    """Not a rest: a start the chief arbiter moved or postponed to a later time."""
 
 
 class RestBreach(Frozen):
@@ -91,4 +94,30 @@ def rest_breaches(
                     ),
                 ))
                 break  # the minimum broken says enough; the preference is the lesser rule
+    return tuple(breaches)
+
+
+def chief_time_breaches(
+    match: int, game: int, at: datetime, overrides: Overrides, utc_offset: timedelta
+) -> tuple[RestBreach, ...]:
+    """A start at ``at`` before the time the chief arbiter moved game ``game`` of
+    ``match`` to, or postponed it to: the chief arbiter's own decision, so binding
+    as a rest is (only the chief arbiter starts it earlier, giving the reason)."""
+    breaches: list[RestBreach] = []
+    for pin in overrides.pins:
+        if (pin.match, pin.game) == (match, game) and at < pin.start:
+            breaches.append(RestBreach(
+                kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=pin.start,
+                text=f"the chief arbiter moved its start to {instant(pin.start, utc_offset)}",
+            ))
+    for later in overrides.postponements:
+        applies = later.match in (None, match) and later.game in (None, game)
+        if applies and at < later.not_before:
+            breaches.append(RestBreach(
+                kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=later.not_before,
+                text=(
+                    f"the chief arbiter postponed it to "
+                    f"{instant(later.not_before, utc_offset)}"
+                ),
+            ))
     return tuple(breaches)
