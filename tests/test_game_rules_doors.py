@@ -1,16 +1,11 @@
-"""Two rules of a game's start and result, the same at every door (REST, the
-websocket, ``playoff-arbiter``):
-
-- a game never started has no played result: before its start only a forfeit is one;
-- a start before the time the chief arbiter moved or postponed a game to is the chief
-  arbiter's decision, as the rests are: refused for an arbiter, and the chief
-  arbiter starts it only giving the reason.
-"""
+"""A start before the time the chief arbiter moved or postponed a game to is the
+chief arbiter's decision, as the rests are, the same at every door (REST, the
+websocket, ``playoff-arbiter``): refused for an arbiter, and the chief arbiter starts
+it only giving the reason."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -29,34 +24,6 @@ async def _ws_answer(url: str, token: str, command_id: str, **command: Any) -> d
     return frame
 
 
-async def test_a_game_never_started_has_no_played_result_at_any_door(tmp_path: Path) -> None:
-    with running_server(tmp_path / "log.db", ManualTime()) as server:
-        setup = await asyncio.to_thread(make_playoff, server, 1)
-        path = f"{setup.base}/1/games/1/result"
-        words = "match 1, game 1 has not started, so it has no played result"
-        with server.client(setup.arbiter) as http:
-            seq = http.get(f"/api/playoffs/{setup.playoff_id}").json()["seq"]
-            for result in ("1-0", "0-1", "1/2-1/2"):
-                refused = http.post(path, json={"result": result})
-                assert refused.status_code == 409
-                assert refused.json()["detail"].startswith(words)
-        url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
-        frame = await _ws_answer(url, setup.arbiter, "r1", type="result", match=1, game=1,
-                                 result="1-0")
-        assert frame["t"] == "error" and frame["d"]["code"] == "conflict"
-        assert frame["d"]["reason"].startswith(words)
-        run = await asyncio.to_thread(
-            lambda: arbiter("result", setup.playoff_id, "1-0", "-m", "1", "-g", "1",
-                            server=server.base_url, token=setup.arbiter)
-        )
-        assert run.returncode != 0 and words in " ".join(run.stderr.split())
-        with server.client(setup.arbiter) as http:
-            assert http.get(f"/api/playoffs/{setup.playoff_id}").json()["seq"] == seq
-            # A forfeit is a result before the start: a player did not come.
-            forfeit = http.post(path, json={"result": "+/-"})
-            assert forfeit.status_code == 201, forfeit.text
-
-
 async def test_a_start_before_the_chief_arbiters_postponement_is_the_chiefs(
     tmp_path: Path,
 ) -> None:
@@ -68,15 +35,27 @@ async def test_a_start_before_the_chief_arbiters_postponement_is_the_chiefs(
                 "minutes": 20, "reason": "the hall's lights",
             })
             assert postponed.status_code == 201, postponed.text
-        words = "the chief arbiter postponed it to"
+        words = "the chief arbiter set its start for 12:20"
         with server.client(setup.arbiter) as http:
             refused = http.post(f"{setup.base}/1/games/1/start")
-            assert refused.status_code == 403, refused.text
+            assert refused.status_code == 409, refused.text
             assert words in refused.json()["detail"]
+            assert "The chief arbiter may start it all the same" in refused.json()["detail"]
+            # Nor may an arbiter give the reason: that decision is the chief arbiter's.
+            overridden = http.post(f"{setup.base}/1/games/1/start",
+                                   json={"override": "the players are ready"})
+            assert overridden.status_code == 403
+            assert overridden.json()["detail"].startswith("only the chief arbiter may start")
         url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
-        frame = await _ws_answer(url, setup.arbiter, "s1", type="start-clock", match=1, game=1)
+        frame = await _ws_answer(url, setup.arbiter, "s1", type="start-clock", match=1, game=1,
+                                 override="the players are ready")
         assert frame["t"] == "error" and frame["d"]["code"] == "forbidden"
         assert words in frame["d"]["reason"]
+        run = await asyncio.to_thread(
+            lambda: arbiter("start", setup.playoff_id, "-m", "1", "-g", "1",
+                            server=server.base_url, token=setup.arbiter)
+        )
+        assert run.returncode != 0 and words in " ".join((run.stdout + run.stderr).split())
         with server.client(setup.chief) as chief:
             # The chief arbiter too must say why, and then may.
             plain = chief.post(f"{setup.base}/1/games/1/start")
@@ -93,7 +72,6 @@ async def test_a_start_before_the_chief_arbiters_postponement_is_the_chiefs(
 
 def test_the_rules_words_say_times_in_the_halls_clock(tmp_path: Path) -> None:
     """The refusal names the time the chief arbiter chose, as the hall reads it."""
-    from orchestrator.commands import StartGame
     from playoff_formats.schedule import Overrides, Postponement, chief_time_breaches
 
     clock = ManualTime()
@@ -101,8 +79,6 @@ def test_the_rules_words_say_times_in_the_halls_clock(tmp_path: Path) -> None:
     overrides = Overrides(postponements=(Postponement(not_before=later, match=2, game=1),))
     (breach,) = chief_time_breaches(2, 1, clock.now(), overrides, timedelta(hours=5))
     assert breach.binding and breach.until == later
-    assert breach.text == "the chief arbiter postponed it to 17:44"
+    assert breach.text == "the chief arbiter postponed it to 17:44"  # a postponement of all
     assert chief_time_breaches(2, 2, clock.now(), overrides, timedelta(0)) == ()
     assert chief_time_breaches(2, 1, later, overrides, timedelta(0)) == ()
-    assert StartGame.model_fields["override"].default is None
-    assert json.dumps(breach.model_dump(mode="json"))

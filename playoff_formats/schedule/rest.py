@@ -108,7 +108,7 @@ def chief_time_breaches(
         if (pin.match, pin.game) == (match, game) and at < pin.start:
             breaches.append(RestBreach(
                 kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=pin.start,
-                text=f"the chief arbiter moved its start to {instant(pin.start, utc_offset)}",
+                text=f"the chief arbiter set its start for {instant(pin.start, utc_offset)}",
             ))
     for later in overrides.postponements:
         applies = later.match in (None, match) and later.game in (None, game)
