@@ -605,10 +605,8 @@ class Service:
             try:
                 try:
                     events, after = apply_event_command(state, command, ctx, actor)
-                except NotPermitted as exc:
-                    raise Forbidden(exc.reason) from None
                 except (PlayoffError, ValidationError) as exc:
-                    raise Conflict(_reason(exc)) from None
+                    raise refusal_of(exc) from None
                 if not events:
                     raise Conflict("this command changes nothing")
             except Conflict:
@@ -919,10 +917,8 @@ class Service:
             try:
                 try:
                     applied = apply_command(state, command, ctx, actor)
-                except NotPermitted as exc:
-                    raise Forbidden(exc.reason) from None
                 except (PlayoffError, ValidationError) as exc:
-                    raise Conflict(_reason(exc)) from None
+                    raise refusal_of(exc) from None
                 if not applied:
                     raise Conflict("this command changes nothing")
                 trial = applied[-1].after
@@ -1140,6 +1136,14 @@ def not_final(state: EventState) -> str:
 
 MAX_LISTED = 8
 """Pending games named in a refusal, at most."""
+
+
+def refusal_of(exc: PlayoffError | ValidationError) -> Forbidden | Conflict:
+    """A command's refusal as answered: 403 when its sender's role may not send it,
+    409 when the play-off's state does not allow it now."""
+    if isinstance(exc, NotPermitted):
+        return Forbidden(exc.reason)
+    return Conflict(_reason(exc))
 
 
 def _reason(exc: Exception) -> str:

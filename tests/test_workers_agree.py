@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +47,19 @@ class Skewed:
 
     def server_ms(self) -> int:
         return self.base.server_ms() + self.offset_ms
+
+
+@asynccontextmanager
+async def two_workers(
+    store_url: str, redis: RedisServer
+) -> AsyncIterator[tuple[RunningServer, RunningServer, ManualTime]]:
+    """Two workers of one log, their clocks a millisecond apart; and the first's clock."""
+    clock = ManualTime()
+    name = f"test:{secrets.token_hex(4)}"
+    async with served_worker(store_url, redis.url, name, clock) as a, served_worker(
+        store_url, redis.url, name, Skewed(clock, 1)
+    ) as b:
+        yield a, b, clock
 
 
 def post(server: RunningServer, token: str, playoff_id: str, key: str, body: Any) -> Any:
@@ -83,11 +97,7 @@ def flag_times(server: RunningServer, playoff_id: str) -> dict[Any, int]:
 async def test_each_command_sent_to_two_workers_at_once_is_the_logs_alone(
     pg_database: str, redis_server: RedisServer
 ) -> None:
-    clock = ManualTime()
-    name = f"test:{secrets.token_hex(4)}"
-    async with served_worker(pg_database, redis_server.url, name, clock) as a, served_worker(
-        pg_database, redis_server.url, name, Skewed(clock, 1)
-    ) as b:
+    async with two_workers(pg_database, redis_server) as (a, b, clock):
         setup = await asyncio.to_thread(make_playoff, a, 1)
         playoff_id, chief = setup.playoff_id, setup.chief
         await until(at(b, playoff_id, setup.seq()))
@@ -213,11 +223,7 @@ async def behind_worker(
 async def test_an_upload_and_a_token_sent_to_two_workers_at_once_are_made_once(
     pg_database: str, redis_server: RedisServer
 ) -> None:
-    clock = ManualTime()
-    name = f"test:{secrets.token_hex(4)}"
-    async with served_worker(pg_database, redis_server.url, name, clock) as a, served_worker(
-        pg_database, redis_server.url, name, Skewed(clock, 1)
-    ) as b:
+    async with two_workers(pg_database, redis_server) as (a, b, _):
         key = secrets.token_urlsafe(16)
 
         def upload(server: RunningServer) -> tuple[int, Any]:

@@ -3,7 +3,7 @@ server's, nor the measuring test's): clients asking for the play-off watch again
 again with a new draw rate each time, and websockets opened on one display key from
 several addresses, saying hello and never reading.
 
-    python -m tests.flood BASE_URL PLAYOFF_ID DISPLAY_KEY EVENT_ID SECONDS TOKEN...
+    python -m bench.flood_clients BASE_URL PLAYOFF_ID DISPLAY_KEY EVENT_ID SECONDS TOKEN...
 
 Prints one JSON line: the foresight answers' statuses and the websockets' outcomes.
 """
