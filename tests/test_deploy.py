@@ -65,9 +65,11 @@ def on(url: str, port: int) -> str:
 
 
 def free_prefix() -> str:
-    """A port prefix whose workers' ports (PREFIX01...PREFIX09) are all free here."""
+    """A port prefix whose workers' ports (PREFIX01...PREFIX09) are all free here, below
+    the range the system hands out for ephemeral ports (other tests' servers and every
+    outgoing connection), so that none of them takes a worker's port meanwhile."""
     for _ in range(200):
-        prefix = str(secrets.choice(range(300, 600)))
+        prefix = str(secrets.choice(range(100, 320)))
         ports = [int(f"{prefix}{n:02d}") for n in range(1, 10)]
         if all(_free(port) for port in ports):
             return prefix
@@ -199,8 +201,8 @@ def test_the_documented_deployment_runs_and_restarts_its_workers(
     try:
         for n in workers:
             wait_for(lambda n=n: answers(supervised.port(n)), 90, f"worker {n} answers")
-        status = supervised.ctl("status")
-        assert status.count("RUNNING") == len(workers), status
+        wait_for(lambda: supervised.ctl("status").count("RUNNING") == len(workers), 90,
+                 "supervisord reports every worker running")
         # The password is nowhere on a command line.
         for n in workers:
             cmdline = Path(f"/proc/{supervised.pid(n)}/cmdline").read_bytes()
