@@ -70,6 +70,7 @@ from orchestrator.state import EventState, PlayoffState
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
+from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
 from playoff_formats.schedule.words import span
 from playoff_formats.timecontrol import TimeControl
@@ -358,6 +359,15 @@ class RecordResult(_GameCommand):
     result: Result
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        # The bracket's own refusals (a locked match, a game not due) come first.
+        record_result(state.chess, self.match, self.game, self.result)
+        if self.result.played and (self.match, self.game) not in state.started_at:
+            # A game never started was never played: before its start, only a forfeit
+            # (a player absent, or both) is a result.
+            raise PlayoffError(
+                f"match {self.match}, game {self.game} has not started, so it has no "
+                "played result: start it first, or record a forfeit (+/-, -/+ or -/-)"
+            )
         return [ResultRecorded(
             match=self.match, game=self.game, result=self.result, at_ms=ctx.server_ms
         )]

@@ -5,6 +5,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import settings
+
+# Speed is measured by the benchmarks under bench/, not by the property tests: on a
+# loaded machine an example may take longer than Hypothesis's default 200 ms.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -67,6 +67,12 @@ class Run:
     async def do(self, **payload: Any) -> None:
         await self.service.execute(self.playoff_id, parse_command(payload), ACTOR)
 
+    async def play(self, match: int, game: int, result: str) -> None:
+        """The game is played: the chief arbiter starts it at once (whatever break or
+        rest holds it), then its result is recorded."""
+        await self.do(type="start-clock", match=match, game=game, override=REASON)
+        await self.do(type="result", match=match, game=game, result=result)
+
     def view(self) -> dict[str, Any]:
         """The console's view now, as the hub sends it."""
         state = self.service.playoff(self.playoff_id)
@@ -317,8 +323,8 @@ async def test_after_a_correction_the_press_offered_is_the_replayed_games_move_o
     async with running(tmp_path) as run:
         await uzchess(run)
         await run.do(type="lots", match=1, method="physical", white=ABDU)
-        await run.do(type="result", match=1, game=1, result="1-0")
-        await run.do(type="result", match=1, game=2, result="1/2-1/2")
+        await run.play(1, 1, "1-0")
+        await run.play(1, 2, "1/2-1/2")
         await run.do(type="lots", match=2, method="physical", white=PRAGG)
         run.time.advance(timedelta(minutes=10))
         await run.do(type="start-clock", match=2, game=1)
@@ -465,8 +471,8 @@ async def test_the_score_and_decision_are_worded_by_the_server(
     async with running(tmp_path) as run:
         await uzchess(run)
         await run.do(type="lots", match=1, method="physical", white=ABDU)
-        await run.do(type="result", match=1, game=1, result=result)
-        await run.do(type="result", match=1, game=2, result="0-1")
+        await run.play(1, 1, result)
+        await run.play(1, 2, "0-1")
         first = match_view(run.view(), 1)
         if result == "1-0":
             assert first["score"] == "2–0"

@@ -1,7 +1,10 @@
-"""A start before the time the chief arbiter moved or postponed a game to is the
-chief arbiter's decision, as the rests are, the same at every door (REST, the
-websocket, ``playoff-arbiter``): refused for an arbiter, and the chief arbiter starts
-it only giving the reason."""
+"""Rules of a game's start and result, the same at every door (REST, the websocket,
+``playoff-arbiter``).
+
+A start before the time the chief arbiter moved or postponed a game to is the chief
+arbiter's decision, as the rests are: refused for an arbiter, and the chief arbiter
+starts it only giving the reason. A game never started has no played result: before
+its start only a forfeit is a result."""
 
 from __future__ import annotations
 
@@ -66,8 +69,41 @@ async def test_a_start_before_the_chief_arbiters_postponement_is_the_chiefs(
             assert started.status_code == 201, started.text
             logged = started.json()["events"][0]["data"]
             assert any(words in text for text in logged["overridden"])
-        # Past the postponed time, anyone starts the next game as usual.
-        clock.advance(timedelta(hours=3))
+
+
+async def test_a_game_never_started_has_only_a_forfeit_for_a_result(tmp_path: Path) -> None:
+    with running_server(tmp_path / "log.db", ManualTime()) as server:
+        setup = await asyncio.to_thread(make_playoff, server, 1)
+        words = ("match 1, game 1 has not started, so it has no played result: start it "
+                 "first, or record a forfeit")
+        for token in (setup.arbiter, setup.chief):  # the chief arbiter no less
+            with server.client(token) as http:
+                for result in ("1-0", "1/2-1/2", "0-1"):
+                    refused = http.post(f"{setup.base}/1/games/1/result",
+                                        json={"result": result})
+                    assert refused.status_code == 409, refused.text
+                    assert refused.json()["detail"].startswith(words)
+        url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
+        frame = await _ws_answer(url, setup.arbiter, "r1", type="result", match=1, game=1,
+                                 result="1-0")
+        assert frame["t"] == "error" and frame["d"]["reason"].startswith(words)
+        run = await asyncio.to_thread(
+            lambda: arbiter("result", setup.playoff_id, "1-0", "-m", "1", "-g", "1",
+                            server=server.base_url, token=setup.arbiter)
+        )
+        assert run.returncode != 0 and words in " ".join((run.stdout + run.stderr).split())
+        with server.client(setup.chief) as chief:
+            assert chief.get(f"/api/playoffs/{setup.playoff_id}/events").json()["events"][-1][
+                "type"] == "lots-drawn"  # nothing of the refusals was logged
+            # A player who does not come: the forfeit is a result before any start.
+            forfeit = chief.post(f"{setup.base}/1/games/1/result", json={"result": "+/-"})
+            assert forfeit.status_code == 201, forfeit.text
+            # Once started, a game is played to its result.
+            started = chief.post(f"{setup.base}/1/games/2/start",
+                                 json={"override": "the players are at the board"})
+            assert started.status_code == 201, started.text
+            played = chief.post(f"{setup.base}/1/games/2/result", json={"result": "1/2-1/2"})
+            assert played.status_code == 201, played.text
 
 
 def test_the_rules_words_say_times_in_the_halls_clock(tmp_path: Path) -> None:

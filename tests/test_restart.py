@@ -258,6 +258,8 @@ def test_sigkill_loses_nothing_and_a_job_due_meanwhile_fires_once(tmp_path: Path
                 headers={"Authorization": f"Bearer {token}"},
             ) as chief:
                 ok(chief.post(f"{url}/matches/1/lots", json={"method": "service"}))
+                early = {"override": "the players are at the board before the break is over"}
+                ok(chief.post(f"{url}/matches/1/games/1/start", json=early))
                 ok(chief.post(f"{url}/matches/1/games/1/result", json={"result": "1-0"}))
                 arbiter_token = ok(
                     chief.post(f"/api/events/{event_id}/tokens", json={"role": "arbiter"})

@@ -339,7 +339,11 @@ def _run(
             fixed = True
             if actual.ended_at is not None:
                 end, status = actual.ended_at, UnitStatus.PLAYED
-                reason = f"played from {when(start)} to {when(end)}"
+                # Only a forfeit is recorded without a start (the game was not played).
+                reason = (
+                    f"played from {when(start)} to {when(end)}" if end > start
+                    else f"not played (forfeit), recorded at {when(end)}"
+                )
             else:
                 status = UnitStatus.RUNNING
                 expected = start + u.duration
