@@ -46,6 +46,7 @@ from orchestrator.store import (
     StoreUnavailableError,
 )
 from orchestrator.timesource import SystemTime, TimeSource
+from orchestrator.words import error_words
 from playoff_formats.errors import InputError, PlayoffError
 
 STORE_WAIT_S = 5.0
@@ -182,6 +183,7 @@ def create_app(
             for where in ("line", "column"):
                 if isinstance(ctx, dict) and where in ctx:
                     error[where] = ctx[where]
+            error["message"] = error_words(error)  # what a person is shown
             detail.append(error)
         return JSONResponse(status_code=422, content={"detail": jsonable_encoder(detail)})
 

@@ -67,9 +67,11 @@ from orchestrator.events import (
     apply_playoff,
 )
 from orchestrator.state import EventState, PlayoffState
+from orchestrator.words import validation_words
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
+from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
 from playoff_formats.schedule.words import span
@@ -477,7 +479,9 @@ class DrawLots(CommandBase):
         game = self.drawn_game(state)
         if self.method == "physical":
             if self.white is None or self.white not in match.players:
-                raise PlayoffError(f"say who drew White: one of {a}, {b}")
+                raise PlayoffError(
+                    phrase("say who drew White: one of ", Player(a), ", ", Player(b))
+                )
             black = b if self.white == a else a
             record = _physical("game-one-colours", {"white": self.white, "black": black},
                                self.conducted_by)
@@ -528,7 +532,9 @@ class TossCoin(CommandBase):
         if None in match.players:
             raise PlayoffError(f"match {self.match}: both players must be known before the toss")
         if self.caller not in match.players:
-            raise PlayoffError(f"{self.caller} does not play in match {self.match}")
+            raise PlayoffError(
+                phrase(Player(self.caller), f" does not play in match {self.match}")
+            )
         opponent = next(p for p in match.players if p != self.caller)
         assert opponent is not None
         decider = match.rules.decider if not match.bye else None
@@ -780,9 +786,9 @@ def refusal(state: PlayoffState, command: CommandBase, ctx: Context) -> str | No
     try:
         apply_command(state, command, ctx)
     except PlayoffError as exc:
-        return str(getattr(exc, "reason", None) or (exc.args[0] if exc.args else exc))
+        return exc.words(state.names)
     except ValidationError as exc:
-        return str(exc.errors(include_url=False)[0]["msg"])
+        return validation_words(exc, tagged=True)
     return None
 
 

@@ -41,6 +41,7 @@ from playoff_formats.formats import Armageddon, DecidingLot, SuddenDeath
 from playoff_formats.io.json_event import parse_event
 from playoff_formats.model import Colour, IndividualEvent, Result
 from playoff_formats.model import Game as MainEventGame
+from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import (
     Playoff,
     champion,
@@ -509,7 +510,9 @@ class CoinTossed(PlayoffEventBase):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         match = state.chess.match(self.match)
         if self.winner not in match.players:
-            raise PlayoffError(f"{self.winner} does not play in match {match.id}")
+            raise PlayoffError(
+                phrase(Player(self.winner), f" does not play in match {match.id}")
+            )
         rules = match.rules
         draw = Draw(stamp.seq, "coin-toss", match.id, self.draw, winner=self.winner)
         decider = rules.decider

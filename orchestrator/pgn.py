@@ -107,6 +107,6 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         if decision is not None and game.number == max(
             g.number for g in playoff.games_of(match.id) if g.result is not None
         ):
-            pgn.comment = comment_text(decision.text)
+            pgn.comment = comment_text(decision.describe(state.names))
         print(pgn, file=out, end="\n\n")
     return out.getvalue()

@@ -18,7 +18,7 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -78,6 +78,7 @@ from orchestrator.store import (
 )
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
+from orchestrator.words import validation_words
 from playoff_formats.errors import PlayoffError
 from playoff_formats.foresight import (
     DRAW_RATES,
@@ -918,7 +919,7 @@ class Service:
                 try:
                     applied = apply_command(state, command, ctx, actor)
                 except (PlayoffError, ValidationError) as exc:
-                    raise refusal_of(exc) from None
+                    raise refusal_of(exc, state.names) from None
                 if not applied:
                     raise Conflict("this command changes nothing")
                 trial = applied[-1].after
@@ -1138,21 +1139,22 @@ MAX_LISTED = 8
 """Pending games named in a refusal, at most."""
 
 
-def refusal_of(exc: PlayoffError | ValidationError) -> Forbidden | Conflict:
+def refusal_of(
+    exc: PlayoffError | ValidationError, names: Mapping[str, str] | None = None
+) -> Forbidden | Conflict:
     """A command's refusal as answered: 403 when its sender's role may not send it,
-    409 when the play-off's state does not allow it now."""
+    409 when the play-off's state does not allow it now; players by their names."""
     if isinstance(exc, NotPermitted):
         return Forbidden(exc.reason)
-    return Conflict(_reason(exc))
+    return Conflict(_reason(exc, names or {}))
 
 
-def _reason(exc: Exception) -> str:
+def _reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:
     if isinstance(exc, ValidationError):
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return f"{where}: {first['msg']}" if where else str(first["msg"])
+        return validation_words(exc, tagged=True)
+    if isinstance(exc, PlayoffError):
+        return exc.words(names or {})
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str):
         return reason
     return str(exc.args[0]) if exc.args else str(exc)
-

@@ -6,9 +6,34 @@ arbiter can fix the file without reading a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from playoff_formats.phrase import Phrase
+
 
 class PlayoffError(Exception):
-    """Base class for every error this package raises on purpose."""
+    """Base class for every error this package raises on purpose.
+
+    A refusal that speaks of players is raised with its :class:`Phrase`; the door
+    that shows it puts the players' names in (:meth:`words`).
+    """
+
+    def __init__(self, *args: object) -> None:
+        if len(args) == 1 and isinstance(args[0], Phrase):
+            self.phrase: Phrase | None = args[0]
+            super().__init__(str(args[0]))
+        else:
+            self.phrase = None
+            super().__init__(*args)
+
+    def words(self, names: Mapping[str, str]) -> str:
+        """The refusal in people's words: the players by their names."""
+        if self.phrase is not None:
+            return self.phrase.text(names)
+        reason = getattr(self, "reason", None)
+        if isinstance(reason, str):
+            return reason
+        return str(self.args[0]) if self.args else str(self)
 
 
 class InputError(PlayoffError):

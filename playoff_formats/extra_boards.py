@@ -18,6 +18,7 @@ from pydantic import Field
 from playoff_formats.builders.stanzas import StanzaOutcome, StanzaPlan, stanza_outcome
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Frozen
+from playoff_formats.phrase import Player, phrase
 from playoff_formats.scoring import imps
 
 Table = Literal[1, 2]
@@ -60,7 +61,7 @@ class ExtraBoards(Frozen):
     def record(self, stanza: int, board: int, table: Table, ns_score: int) -> ExtraBoards:
         """One score entered; refused if the contest is over, or the board is not in play."""
         if self.winner is not None:
-            raise PlayoffError(f"the extra boards are over: {self.winner} won")
+            raise PlayoffError(phrase("the extra boards are over: ", Player(self.winner), " won"))
         if stanza != self.current:
             raise PlayoffError(f"stanza {self.current} is being played, not stanza {stanza}")
         if not 1 <= board <= self.stanzas[stanza - 1]:

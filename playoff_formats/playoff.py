@@ -58,7 +58,7 @@ reason an arbiter can read; nothing is changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from functools import lru_cache
 from typing import Self
@@ -79,6 +79,7 @@ from playoff_formats.formats.model import (
     SuddenDeath,
 )
 from playoff_formats.model import Frozen, Result
+from playoff_formats.phrase import Phrase, Player, phrase
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -112,8 +113,8 @@ __all__ = [
 class TransitionError(PlayoffError):
     """A command that the play-off's current state does not allow (HTTP 409)."""
 
-    def __init__(self, reason: str, *, match_id: int | None = None) -> None:
-        self.reason = reason
+    def __init__(self, reason: str | Phrase, *, match_id: int | None = None) -> None:
+        self.reason = str(reason)
         self.match_id = match_id
         super().__init__(reason)
 
@@ -214,7 +215,72 @@ class MatchDecision(Frozen):
     method: DecisionMethod
     score: tuple[float, float] | None = None
     armageddon: Result | None = None
-    text: str
+    words: Phrase = Field(exclude=True)
+
+    def describe(self, names: Mapping[str, str]) -> str:
+        """How the match was decided, in a sentence with the players' names."""
+        return self.words.text(names)
+
+    @property
+    def text(self) -> str:
+        """The sentence with the players' ids (for logs; people get :meth:`describe`)."""
+        return str(self.words)
+
+
+class PlayerPoints(Frozen):
+    """One player of a match and the points they scored."""
+
+    player: str
+    points: float
+
+
+class MatchScore(Frozen):
+    """A match's score over its regular games: each player's points beside the player.
+
+    Points never travel without their player, so no door can print a score beside
+    the wrong names (the first game's colours and the seeds need not agree). A
+    decider scores nothing: it decides a level match (see :class:`MatchDecision`).
+    """
+
+    sides: tuple[PlayerPoints, PlayerPoints]
+
+    def of(self, player: str) -> float:
+        for side in self.sides:
+            if side.player == player:
+                return side.points
+        raise KeyError(player)
+
+    def leader_first(self) -> MatchScore:
+        """The player ahead first; a level score keeps its order."""
+        a, b = self.sides
+        return self if a.points >= b.points else MatchScore(sides=(b, a))
+
+    @property
+    def level(self) -> bool:
+        return self.sides[0].points == self.sides[1].points
+
+    def points_text(self, dash: str = "–") -> str:
+        """``1½–½``: the points alone, in this score's order of players."""
+        return dash.join(_fmt(side.points) for side in self.sides)
+
+    def text(self, names: Mapping[str, str]) -> str:
+        """``Praggnanandhaa R 1½–½ Sindarov, Javokhir``: the names beside their points."""
+        a, b = self.sides
+        return (f"{names.get(a.player, a.player)} {self.points_text()} "
+                f"{names.get(b.player, b.player)}")
+
+
+def match_score(playoff: Playoff, match: Match) -> MatchScore | None:
+    """The score of a match whose two players are known (None before), over the
+    regular games played so far, in the match's order of players (its seeds)."""
+    a, b = match.players
+    if a is None or b is None:
+        return None
+    regular = [g for g in playoff.games_of(match.id) if g.kind is GameKind.REGULAR]
+    return MatchScore(sides=(
+        PlayerPoints(player=a, points=_points(regular, a)),
+        PlayerPoints(player=b, points=_points(regular, b)),
+    ))
 
 
 class Match(Frozen):
@@ -523,7 +589,8 @@ def set_stage_colours(
     existing = playoff.game(match_id, game)
     if existing is None:
         raise TransitionError(
-            f"match {match_id} has no game {game} yet: {_why_no_game(playoff, match, game)}",
+            phrase(f"match {match_id} has no game {game} yet: ",
+                   _why_no_game(playoff, match, game)),
             match_id=match_id,
         )
     numbers = (
@@ -570,7 +637,7 @@ def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black
     game = playoff.game(match_id, rules.decider_number)
     if game is None or not game.kind.decider:
         raise TransitionError(
-            f"match {match_id} has no {name} game: {_why_no_decider(playoff, match)}",
+            phrase(f"match {match_id} has no {name} game: ", _why_no_decider(playoff, match)),
             match_id=match_id,
         )
     decider = rules.decider
@@ -606,7 +673,8 @@ def decide_by_lot(playoff: Playoff, match_id: int, winner: str) -> Playoff:
         )
     if match.decision is not None:
         raise TransitionError(
-            f"match {match_id} is already decided ({match.decision.text})", match_id=match_id
+            phrase(f"match {match_id} is already decided (", match.decision.words, ")"),
+            match_id=match_id,
         )
     games = playoff.games_of(match_id)
     if None in match.players or len(games) < rules.regular_games or any(
@@ -628,7 +696,7 @@ def start_match(playoff: Playoff, match_id: int) -> Playoff:
     match = _playable(playoff, match_id)
     if match.status is not MatchStatus.READY:
         raise TransitionError(
-            f"match {match_id} cannot start: {_status_reason(playoff, match)}",
+            phrase(f"match {match_id} cannot start: ", _status_reason(playoff, match)),
             match_id=match_id,
         )
     first = playoff.game(match_id, 1)
@@ -659,7 +727,8 @@ def record_result(playoff: Playoff, match_id: int, game_number: int, result: Res
                     match_id=match_id,
                 )
         raise TransitionError(
-            f"no result can be recorded for match {match_id}: {_status_reason(playoff, match)}",
+            phrase(f"no result can be recorded for match {match_id}: ",
+                   _status_reason(playoff, match)),
             match_id=match_id,
         )
     game = _existing_game(playoff, match, game_number)
@@ -728,7 +797,8 @@ def _playable(playoff: Playoff, match_id: int) -> Match:
     match = playoff.match(match_id)
     if match.bye:
         raise TransitionError(
-            f"match {match_id} is a bye for {match.players[0]}: it has no games",
+            phrase(f"match {match_id} is a bye for ", Player(match.players[0] or "?"),
+                   ": it has no games"),
             match_id=match_id,
         )
     return match
@@ -743,8 +813,11 @@ def _check_pair(match: Match, white: str, black: str, what: str) -> None:
         )
     if white == black or {white, black} != set(players):
         raise TransitionError(
-            f"colours of {what} of match {match.id} must be given to its two participants "
-            f"{players[0]} and {players[1]}, one each (got White {white}, Black {black})",
+            phrase(
+                f"colours of {what} of match {match.id} must be given to its two "
+                "participants ", Player(players[0] or "?"), " and ", Player(players[1] or "?"),
+                ", one each (got White ", Player(white), ", Black ", Player(black), ")",
+            ),
             match_id=match.id,
         )
 
@@ -755,6 +828,7 @@ def _existing_game(playoff: Playoff, match: Match, number: int) -> Game:
         return game
     rules = match.rules
     place = rules.place(number)
+    reason: str | Phrase
     if number < 1:
         reason = "games are numbered from 1"
     elif place is None and number == rules.decider_number and rules.decider is None:
@@ -775,26 +849,28 @@ def _existing_game(playoff: Playoff, match: Match, number: int) -> Game:
         reason = f"a {games} has no further regular games; {follows}"
     else:
         reason = _why_no_game(playoff, match, number)
-    raise TransitionError(f"match {match.id} has no game {number}: {reason}", match_id=match.id)
+    raise TransitionError(
+        phrase(f"match {match.id} has no game {number}: ", reason), match_id=match.id
+    )
 
 
-def _why_no_game(playoff: Playoff, match: Match, number: int) -> str:
+def _why_no_game(playoff: Playoff, match: Match, number: int) -> Phrase:
     rules = match.rules
     place = rules.place(number)
     if place is not None and place.stage < 0:
         if place.first:
-            return (
+            return phrase(
                 f"game {number} would be the {_decider_name(rules)} game, which exists only "
-                f"when the match is level after {_count(rules.regular_games)} games: "
-                f"{_why_no_decider(playoff, match)}"
+                f"when the match is level after {_count(rules.regular_games)} games: ",
+                _why_no_decider(playoff, match),
             )
-        return (
+        return phrase(
             f"game {number} would be a {_decider_name(rules)} game, played only when game "
             f"{number - 1} is drawn"
         )
     stage = rules.stage_of(number)
     name = stage.name if stage is not None else "a later stage"
-    return (
+    return phrase(
         f"game {number} would be a game of {name}, played only when the match is level "
         "after the games before it"
     )
@@ -804,20 +880,24 @@ def _decider_name(rules: MatchFormat) -> str:
     return rules.decider.name if rules.decider is not None else "decider"
 
 
-def _why_no_decider(playoff: Playoff, match: Match) -> str:
+def _why_no_decider(playoff: Playoff, match: Match) -> Phrase:
+    return phrase(*_no_decider(playoff, match))
+
+
+def _no_decider(playoff: Playoff, match: Match) -> tuple[str | Phrase, ...]:
     rules = match.rules
     if match.decision is not None:
-        return f"the match is already decided ({match.decision.text})"
+        return ("the match is already decided (", match.decision.words, ")")
     if rules.decider is None:
-        return "this match has no decider"
+        return ("this match has no decider",)
     n = rules.regular_games
     games = playoff.games_of(match.id)
     pending = [g.number for g in games if g.kind is GameKind.REGULAR and g.result is None]
     if pending or None in match.players or len(games) < n:
         if n == 2:
-            return "the two regular games have not both been played"
-        return f"the {_count(n)} regular games have not all been played"
-    return f"the match is not level after {_count(n)} games"
+            return ("the two regular games have not both been played",)
+        return (f"the {_count(n)} regular games have not all been played",)
+    return (f"the match is not level after {_count(n)} games",)
 
 
 def _check_colours_set(playoff: Playoff, match: Match, game: Game) -> None:
@@ -828,15 +908,11 @@ def _check_colours_set(playoff: Playoff, match: Match, game: Game) -> None:
     if game.kind.decider and (
         isinstance(decider, Armageddon | SuddenDeath) and decider.colours is DeciderColours.TOSS
     ):
-        cite = f", {_short_rule(decider.colours_rule)}" if decider.colours_rule else ""
-        how = (
-            "the winner of the coin toss has not chosen colours yet "
-            f"(choose_armageddon_colours{cite})"
-        )
+        cite = f" ({_short_rule(decider.colours_rule)})" if decider.colours_rule else ""
+        how = f"the winner of the coin toss has not chosen colours yet{cite}"
     else:
         first = _first_drawn(rules, game.number)
-        call = "set_game_one_colours" if first == 1 else "set_stage_colours"
-        how = f"lots for the colours of game {first} have not been drawn ({call})"
+        how = f"lots for the colours of game {first} have not been drawn"
     raise TransitionError(
         f"game {game.number} of match {game.match} cannot have a result: {how}",
         match_id=game.match,
@@ -881,7 +957,13 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeio" else "a"
 
 
-def _status_reason(playoff: Playoff, match: Match) -> str:
+def _status_reason(playoff: Playoff, match: Match) -> Phrase:
+    if match.status is MatchStatus.COMPLETED and match.decision is not None:
+        return phrase("it is already decided (", match.decision.words, ")")
+    return phrase(_status_text(playoff, match))
+
+
+def _status_text(playoff: Playoff, match: Match) -> str:
     status = match.status
     if status is MatchStatus.LOCKED:
         unknown = [
@@ -896,8 +978,7 @@ def _status_reason(playoff: Playoff, match: Match) -> str:
     if status is MatchStatus.RUNNING:
         return "it is already running"
     if status is MatchStatus.COMPLETED:
-        text = match.decision.text if match.decision is not None else ""
-        return f"it is already decided ({text})"
+        return "it is already decided"
     return "it is ready"
 
 
@@ -1092,7 +1173,8 @@ def _decide(
             loser=lo,
             method=DecisionMethod.REGULAR_GAMES,
             score=(pw, pl),
-            text=f"{w} beat {lo} {_fmt(pw)}-{_fmt(pl)} over {_over(rules, regular)}.",
+            words=phrase(Player(w), " beat ", Player(lo),
+                         f" {_fmt(pw)}-{_fmt(pl)} over {_over(rules, regular)}."),
         )
     if len(regular) < rules.regular_games:
         return None
@@ -1108,7 +1190,7 @@ def _decide(
             loser=loser,
             method=DecisionMethod.LOT,
             score=(pa, pb),
-            text=f"{level}; {lot_winner} won the drawing of lots{cite}.",
+            words=phrase(f"{level}; ", Player(lot_winner), f" won the drawing of lots{cite}."),
         )
     played = [g for g in games if g.kind.decider and g.result is not None and g.white]
     if not played:
@@ -1126,8 +1208,9 @@ def _decide(
             method=DecisionMethod.ARMAGEDDON_DRAW,
             score=(pa, pb),
             armageddon=result,
-            text=f"{level}; the {decider.name} game was drawn (1/2-1/2), so "
-            f"{side.capitalize()}, {w}, advances on draw odds{cite}.",
+            words=phrase(f"{level}; the {decider.name} game was drawn (1/2-1/2), so "
+                         f"{side.capitalize()}, ", Player(w),
+                         f", advances on draw odds{cite}."),
         )
     if result.white_points == result.black_points:  # a draw in sudden death: play on
         return None
@@ -1144,8 +1227,8 @@ def _decide(
             method=DecisionMethod.SUDDEN_DEATH_WIN,
             score=(pa, pb),
             armageddon=result,
-            text=f"{level}; {w} won {decider.name.lower()} game {last.number} with {colour} "
-            f"{how}.",
+            words=phrase(f"{level}; ", Player(w),
+                         f" won {decider.name.lower()} game {last.number} with {colour} {how}."),
         )
     name = decider.name if decider is not None else "Armageddon"
     return MatchDecision(
@@ -1154,7 +1237,7 @@ def _decide(
         method=DecisionMethod.ARMAGEDDON_WIN,
         score=(pa, pb),
         armageddon=result,
-        text=f"{level}; {w} won the {name} game with {colour} {how}.",
+        words=phrase(f"{level}; ", Player(w), f" won the {name} game with {colour} {how}."),
     )
 
 
@@ -1172,7 +1255,7 @@ def _bye(player: str) -> MatchDecision:
         winner=player,
         loser=None,
         method=DecisionMethod.BYE,
-        text=f"{player} has a bye in this round.",
+        words=phrase(Player(player), " has a bye in this round."),
     )
 
 

@@ -194,8 +194,8 @@ def test_the_world_cup_ladder_through_the_api_and_the_websocket_to_the_armageddo
         assert final["champion"] == GIRI
         assert match["decision"]["method"] == "armageddon-draw"
         assert match["decision"]["text"] == (
-            f"Level 3-3 after six games; the Armageddon game was drawn (1/2-1/2), so Black, "
-            f"{GIRI}, advances on draw odds (FIDE World Cup 2015)."
+            "Level 3-3 after six games; the Armageddon game was drawn (1/2-1/2), so Black, "
+            "Giri, Anish, advances on draw odds (FIDE World Cup 2015)."
         )
         # Each pair's colours alternate from its own drawing.
         games = {g["number"]: g for g in match["games"]}

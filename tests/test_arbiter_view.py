@@ -271,7 +271,7 @@ async def test_offered_controls_are_what_the_service_accepts(tmp_path: Path) -> 
         await run.do(type="result", match=1, game=2, result="1-0")
         view = await check_offered(run)
         first = match_view(view, 1)
-        assert first["score"] == "1–1"
+        assert first["score"] == "Abdusattorov, Nodirbek 1–1 Sindarov, Javokhir"
         toss = first["toss"]
         callers = toss["service"]["fields"][0]["options"]
         assert [(o["value"], o["sets"]) for o in callers] == [
@@ -464,21 +464,28 @@ async def test_the_view_is_a_pure_function_of_the_state_and_its_context(
         assert {"clocks", "next_change_ms", "matches", "schedule"} <= set(schema["properties"])
 
 
-@pytest.mark.parametrize("result", ["1-0", "1/2-1/2"])
+@pytest.mark.parametrize("result", ["1-0", "1/2-1/2", "0-1"])
 async def test_the_score_and_decision_are_worded_by_the_server(
     tmp_path: Path, result: str
 ) -> None:
+    """Each player's points beside the player's name, the one ahead first, whatever
+    the colours of game 1 and the seeds."""
     async with running(tmp_path) as run:
         await uzchess(run)
         await run.do(type="lots", match=1, method="physical", white=ABDU)
         await run.play(1, 1, result)
-        await run.play(1, 2, "0-1")
+        second = "1/2-1/2" if result == "0-1" else "0-1"
+        await run.play(1, 2, second)
         first = match_view(run.view(), 1)
         if result == "1-0":
-            assert first["score"] == "2–0"
+            assert first["score"] == "Abdusattorov, Nodirbek 2–0 Sindarov, Javokhir"
             assert first["decision"]["details"] == [
                 "Abdusattorov, Nodirbek beat Sindarov, Javokhir 2-0 over the two regular "
                 "games."]
+        elif result == "0-1":  # Sindarov, seeded below, won with Black in game 1
+            assert first["title"].endswith("Abdusattorov, Nodirbek – Sindarov, Javokhir")
+            assert first["score"] == "Sindarov, Javokhir 1½–½ Abdusattorov, Nodirbek"
+            assert first["decision"]["headline"] == "Sindarov, Javokhir advances"
         else:
-            assert first["score"] == "1½–½"
+            assert first["score"] == "Abdusattorov, Nodirbek 1½–½ Sindarov, Javokhir"
             assert [row["result"] for row in first["games"]] == ["½-½", "0-1"]

@@ -107,7 +107,7 @@ def test_the_ladder_opens_each_pair_only_when_level_and_each_pair_is_drawn_anew(
     p = record_result(record_result(p, 1, 1, W), 1, 2, W)  # 1-1
     assert [g.number for g in p.games] == [1, 2, 3, 4]
     assert p.game(1, 3).white is None  # type: ignore[union-attr]
-    with pytest.raises(TransitionError, match="set_stage_colours"):
+    with pytest.raises(TransitionError, match="lots for the colours of game 3 have not been drawn"):
         record_result(p, 1, 3, D)
     with pytest.raises(TransitionError, match="lots are drawn for game 1, game 3, game 5"):
         set_stage_colours(p, 1, 4, "a", "b")

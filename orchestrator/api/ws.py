@@ -24,6 +24,7 @@ from orchestrator.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
 from orchestrator.service import Request, Service
 from orchestrator.state import playoff_stream
 from orchestrator.store import ConcurrencyError, StoreError
+from orchestrator.words import validation_words
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
 
@@ -409,9 +410,8 @@ async def _command(
     try:
         command = parse_command(body)
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        _refuse(service, connection, "bad-command", f"{where}: {first['msg']}", command_id)
+        _refuse(service, connection, "bad-command", validation_words(exc, tagged=True),
+                command_id)
         return
     try:
         outcome = await service.execute(

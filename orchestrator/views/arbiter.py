@@ -138,6 +138,7 @@ from playoff_formats.playoff import (
     Playoff,
     champion,
     final_match,
+    match_score,
 )
 from playoff_formats.regulations import get_regulation
 from playoff_formats.schedule import Plan, PlannedGame, RestBreach, UnitKind, UnitStatus
@@ -468,7 +469,10 @@ class MatchView(_View):
     round_name: str
     status: MatchStatus
     players: tuple[PlayerView | None, PlayerView | None]
-    score: str | None = Field(description="Points over the regular games, first player first")
+    score: str | None = Field(
+        description='Points over the regular games, each beside its player, the one ahead '
+        'first: "Praggnanandhaa R 1½–½ Sindarov, Javokhir"'
+    )
     score_title: str | None
     time_control: str
     games: tuple[GameRow, ...]
@@ -967,6 +971,7 @@ class _Builder:
         games = playoff.games_of(match.id)
         first = next((g for g in games if g.number == 1), None)
         versus = self.players_text(playoff, match, first) if known else "players not known yet"
+        score = match_score(playoff, match)
         control = state.time_control(match, 1)
         time_control = f"Time control {control}" if control is not None else ""
         rules = match.rules
@@ -986,8 +991,8 @@ class _Builder:
                 self.player(a) if a is not None else None,
                 self.player(b) if b is not None else None,
             ),
-            score=self.score(games, a, b) if a is not None and b is not None else None,
-            score_title=f"{self.name(a)} – {self.name(b)}" if known else None,
+            score=score.leader_first().text(state.names) if score is not None else None,
+            score_title="Points over the regular games" if score is not None else None,
             time_control=time_control,
             games=tuple(self.game_row(match, g) for g in games),
             decision=self.decision(match) if match.decision is not None else None,
@@ -997,17 +1002,6 @@ class _Builder:
         if not known or match.decision is not None:
             return view
         return view.model_copy(update=self.next_steps(match, games))
-
-    def score(self, games: Sequence[Game], a: str, b: str) -> str:
-        totals = {a: 0.0, b: 0.0}
-        for g in games:
-            if g.kind is not GameKind.REGULAR or g.result is None:
-                continue
-            if g.white in totals:
-                totals[g.white] += g.result.white_points
-            if g.black in totals:
-                totals[g.black] += g.result.black_points
-        return f"{_points(totals[a])}–{_points(totals[b])}"
 
     def game_row(self, match: Match, game: Game) -> GameRow:
         key = (game.match, game.number)

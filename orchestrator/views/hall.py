@@ -99,6 +99,7 @@ from playoff_formats.playoff import (
     Playoff,
     champion,
     final_match,
+    match_score,
 )
 from playoff_formats.schedule import (
     Break,
@@ -1036,8 +1037,11 @@ class _Hall:
             return f"{won} beat {lost} in {name.lower()}"
         if decision.method is DecisionMethod.LOT:
             return f"{won} beat {lost} on the drawing of lots"
-        if decision.score is not None:
-            return f"{won} beat {lost} {_points(decision.score[0])}–{_points(decision.score[1])}"
+        score = match_score(self.state.chess, match)
+        if score is not None:
+            # The winner's points first, beside the winner's name.
+            points = score.leader_first().points_text()
+            return f"{won} beat {lost} {points}"
         return f"{won} beat {lost}"
 
     # ------------------------------------------------------------------ bridge
