@@ -40,6 +40,7 @@ from orchestrator import schedule
 from orchestrator.auth import ACTION_WORDS, Action, Role, not_permitted
 from orchestrator.events import (
     ArmageddonColoursChosen,
+    BoardScoreCorrected,
     BoardScored,
     ClockAdjusted,
     ClockPaused,
@@ -725,6 +726,39 @@ class ScoreBoard(CommandBase):
         return [scored] if follow is None else [scored, follow]
 
 
+class CorrectBoardScore(CommandBase):
+    """The chief arbiter corrects a bridge extra board's score at one table, giving
+    the reason. The contest follows the corrected score from its first stanza; a
+    correction that voids scores entered, or the match's winner, is refused until
+    it is sent again with ``confirm``."""
+
+    type: Literal["board-score-correct"] = "board-score-correct"
+    action: ClassVar[Action] = Action.OVERRIDE
+    what: ClassVar[str | None] = "correct a board's score"
+    route = Route("PUT", "/board-scores", "Correct a bridge extra board's score at one table")
+    stanza: int = Field(ge=1, le=1000)
+    board: int = Field(ge=1, le=1000)
+    table: Literal[1, 2]
+    ns_score: int = Field(
+        ge=-10_000, le=10_000, description="The corrected North-South score at that table"
+    )
+    reason: Reason
+    confirm: StrictBool = Field(
+        default=False, description="Confirms a correction that voids scores or the winner"
+    )
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        corrected = BoardScoreCorrected.of(
+            state, self.stanza, self.board, self.table, self.ns_score, self.reason
+        )
+        if corrected.voids and not self.confirm:
+            raise PlayoffError(
+                f"this correction voids {corrected.consequences(state.names)}: send it again "
+                "with confirm to go ahead"
+            )
+        return [corrected]
+
+
 Command = Annotated[
     StartGame
     | PressClock
@@ -741,7 +775,8 @@ Command = Annotated[
     | ShortenTimeControl
     | RestoreTimeControl
     | SetDeadline
-    | ScoreBoard,
+    | ScoreBoard
+    | CorrectBoardScore,
     Field(discriminator="type"),
 ]
 """Every command an arbiter may send (the server's own, flags and timed

@@ -35,7 +35,7 @@ from orchestrator.state import ArbiterChange, Draw, EventState, PlayoffState
 from playoff_formats.builders.stanzas import StanzaPlan
 from playoff_formats.clock import Clock, ClockStatus, FlagFellError
 from playoff_formats.errors import PlayoffError
-from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.extra_boards import ExtraBoards, TableScore
 from playoff_formats.foresight import PendingGame
 from playoff_formats.formats import Armageddon, DecidingLot, SuddenDeath
 from playoff_formats.io.json_event import parse_event
@@ -59,6 +59,7 @@ from playoff_formats.timecontrol import TimeControl
 __all__ = [
     "ArbiterChangeEvent",
     "ArmageddonColoursChosen",
+    "BoardScoreCorrected",
     "BoardScored",
     "ClockAdjusted",
     "ClockPaused",
@@ -1027,9 +1028,83 @@ class StanzaAdvanced(PlayoffEventBase):
         return self._next(state, stamp, extra=state.extra_boards.advance())
 
 
+class BoardScoreCorrected(PlayoffEventBase):
+    """The chief arbiter corrected a bridge extra board's score at one table.
+
+    The contest follows the corrected score from its first stanza: ``voided`` lists
+    the scores of stanzas no longer played, ``winner_before`` the team the
+    correction unseated, ``winner_after`` the team it made the winner.
+    """
+
+    type: Literal["board-score-corrected"] = "board-score-corrected"
+    arbiter_change: ClassVar[bool] = True
+    stanza: int = Field(ge=1)
+    board: int = Field(ge=1)
+    table: Literal[1, 2]
+    ns_score: int
+    previous: int
+    reason: str
+    voided: tuple[TableScore, ...] = ()
+    winner_before: str | None = None
+    winner_after: str | None = None
+
+    @classmethod
+    def of(
+        cls, state: PlayoffState, stanza: int, board: int, table: Literal[1, 2],
+        ns_score: int, reason: str,
+    ) -> BoardScoreCorrected:
+        before = state.extra_boards
+        previous = before.score_of(stanza, board, table)
+        after, voided = before.correct(stanza, board, table, ns_score)
+        return cls(
+            stanza=stanza, board=board, table=table, ns_score=ns_score,
+            previous=previous if previous is not None else 0, reason=reason, voided=voided,
+            winner_before=before.winner if before.winner != after.winner else None,
+            winner_after=after.winner if before.winner != after.winner else None,
+        )
+
+    @property
+    def voids(self) -> bool:
+        """It throws away scores entered, or the match's winner."""
+        return bool(self.voided) or self.winner_before is not None
+
+    def consequences(self, names: Mapping[str, str]) -> str:
+        """What the correction voids, in words (empty when nothing)."""
+        parts = []
+        stanzas = sorted({s.stanza for s in self.voided})
+        if stanzas:
+            which = " and ".join(str(n) for n in stanzas)
+            plural = "s" if len(stanzas) > 1 else ""
+            parts.append(f"the scores of stanza{plural} {which}, no longer played")
+        if self.winner_before is not None:
+            who = names.get(self.winner_before, self.winner_before)
+            parts.append(f"{who} as the winner of the match")
+        return "; ".join(parts)
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        extra, _ = state.extra_boards.correct(self.stanza, self.board, self.table, self.ns_score)
+        opened = set(range(1, extra.current + 1))
+        started = {k: v for k, v in state.started_at.items() if k[1] in opened}
+        ended = {
+            k: v for k, v in state.ended_at.items()
+            if k[1] in opened and extra.stanza_complete(k[1])
+        }
+        return self._next(state, stamp, extra=extra, started_at=started, ended_at=ended)
+
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+        text = (
+            f"score of stanza {self.stanza}, board {self.board}, table {self.table} corrected "
+            f"from NS {_ns(self.previous)} to NS {_ns(self.ns_score)}"
+        )
+        if self.winner_after is not None:
+            text += f": {names.get(self.winner_after, self.winner_after)} win the match"
+        voided = self.consequences(names)
+        return f"{text}; voided: {voided}" if voided else text
+
+
 _ArbiterChangeEvents = (
     ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, TimeControlRestored,
-    DeadlineSet, GameStarted,
+    DeadlineSet, GameStarted, BoardScoreCorrected,
 )
 ArbiterChangeEvent = (
     ClockAdjusted
@@ -1040,6 +1115,7 @@ ArbiterChangeEvent = (
     | TimeControlRestored
     | DeadlineSet
     | GameStarted
+    | BoardScoreCorrected
 )
 """The events an arbiter makes by hand with a reason (:attr:`arbiter_change`)."""
 
@@ -1064,7 +1140,8 @@ PlayoffEvent = Annotated[
     | DeadlineSet
     | TransitionFired
     | BoardScored
-    | StanzaAdvanced,
+    | StanzaAdvanced
+    | BoardScoreCorrected,
     Field(discriminator="type"),
 ]
 _PLAYOFF: TypeAdapter[PlayoffEvent] = TypeAdapter(PlayoffEvent)
@@ -1102,6 +1179,11 @@ def apply_playoff(
 
 def fold_playoff(events: Iterable[tuple[PlayoffEvent, Stamp]]) -> PlayoffState:
     return _fold(events, apply_playoff, "no such play-off")
+
+
+def _ns(score: int) -> str:
+    """A North-South score as the slip writes it: ``+620``, ``-50``, ``0``."""
+    return f"{score:+d}" if score else "0"
 
 
 def _result_text(result: Result) -> str:

@@ -77,6 +77,50 @@ class ExtraBoards(Frozen):
         entry = TableScore(stanza=stanza, board=board, table=table, ns_score=ns_score)
         return self.model_copy(update={"scores": (*self.scores, entry)})
 
+    def correct(
+        self, stanza: int, board: int, table: Table, ns_score: int
+    ) -> tuple[ExtraBoards, tuple[TableScore, ...]]:
+        """A score entered earlier, corrected, and the scores it voids.
+
+        The contest is played again from its first stanza with the corrected score:
+        a stanza whose outcome changes may decide the match where it went on before,
+        or open a stanza where it was decided. Scores of stanzas no longer played
+        are voided (returned); every other score stands.
+        """
+        previous = self.score_of(stanza, board, table)
+        if previous is None:
+            raise PlayoffError(
+                f"stanza {stanza}, board {board}, table {table} has no score yet: enter it "
+                "instead of correcting it"
+            )
+        if ns_score % 10:
+            raise PlayoffError(f"{ns_score} is not a bridge score (a multiple of 10)")
+        if ns_score == previous:
+            raise PlayoffError(
+                f"stanza {stanza}, board {board}, table {table} already has the score "
+                f"{ns_score}"
+            )
+        scores = [
+            s.model_copy(update={"ns_score": ns_score})
+            if (s.stanza, s.board, s.table) == (stanza, board, table) else s
+            for s in self.scores
+        ]
+        replayed = ExtraBoards.start(self.home, self.away, self.plan)
+        voided: list[TableScore] = []
+        for s in sorted(scores, key=lambda s: (s.stanza, s.board, s.table)):
+            while replayed.winner is None and replayed.outcome() is not None and (
+                s.stanza > replayed.current
+            ):
+                replayed = replayed.advance()
+            if (replayed.winner is not None or s.stanza != replayed.current
+                    or s.board > replayed.stanzas[s.stanza - 1]):
+                voided.append(s)
+                continue
+            replayed = replayed.model_copy(update={"scores": (*replayed.scores, s)})
+        if replayed.winner is None and replayed.outcome() is not None:
+            replayed = replayed.advance()
+        return replayed, tuple(voided)
+
     def board_imps(self, stanza: int, board: int) -> int | None:
         """The home team's IMPs on a board (negative: the away team's), once both tables
         have scored."""

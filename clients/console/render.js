@@ -196,7 +196,7 @@ function extraBoardsHtml(eb, ui) {
   const tables = eb.stanzas.slice().reverse().map((s) => `
       <table class="boards" data-testid="stanza-${s.stanza}" data-set="${s.set}">
         <caption>${esc(s.caption)}</caption>
-        <thead><tr><th>Board</th><th>Table 1 (NS)</th><th>Table 2 (NS)</th><th>IMPs (home)</th></tr></thead>
+        <thead><tr><th>Board</th><th>${esc(eb.tables[0])}</th><th>${esc(eb.tables[1])}</th><th>IMPs (home)</th></tr></thead>
         <tbody>${s.boards.map((b) => `<tr data-testid="board-${s.stanza}-${b.board}"><td>${b.board}</td><td>${esc(b.table_1)}</td><td>${esc(b.table_2)}</td><td data-testid="imps">${esc(b.imps)}</td></tr>`).join("")}</tbody>
       </table>`).join("");
   const status = eb.winner
@@ -204,12 +204,18 @@ function extraBoardsHtml(eb, ui) {
     : `<p data-testid="extra-status">${esc(eb.status)}</p>`;
   const entry = eb.entry
     ? `<div data-testid="${esc(eb.entry.name)}">${formHtml(ui, eb.entry, { title: true })}</div>` : "";
+  // The chief arbiter's correction of a score entered (drawn for the chief's console only).
+  const correct = eb.correct && (!eb.correct.role || eb.correct.role === ui.role)
+    ? `<details class="correct" id="board-correct-details" data-testid="board-correct">
+        <summary class="btn btn-quiet">${esc(eb.correct.title)}</summary>
+        ${formHtml(ui, eb.correct)}</details>` : "";
   return `<article class="card match" data-testid="extra-boards">
       <header class="match-head"><h2>${esc(eb.title)}</h2>
         <span class="small muted" data-testid="running-total-label">${esc(eb.running_total_label)}</span>
         <span class="score" data-testid="running-total">${esc(eb.running_total)}</span></header>
       ${status}
       ${entry}
+      ${correct}
       ${tables}
     </article>`;
 }

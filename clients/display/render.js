@@ -70,6 +70,10 @@ export function render(view, page) {
 }
 
 function stageHtml(view) {
+  return correctionHtml(view.correction) + modeHtml(view);
+}
+
+function modeHtml(view) {
   switch (view.mode) {
     case "games": return flagHtml(view.flag) + gamesHtml(view.live);
     case "idle": return flagHtml(view.flag) + idleHtml(view);
@@ -79,6 +83,19 @@ function stageHtml(view) {
       return flagHtml(view.flag) +
         `<div class="waiting">${esc(view.schedule_note || "Waiting for the play-off…")}</div>`;
   }
+}
+
+// ------------------------------------------------------------------ a correction
+
+/** The server keeps the notice until a game starts after the correction. */
+function correctionHtml(c) {
+  if (!c) return "";
+  const items = c.items.map((i) => `<li>${esc(i)}</li>`).join("");
+  return `<div class="correction" data-testid="correction" role="status">` +
+    `<span class="correction-title">${esc(c.title)}</span>` +
+    `<span class="correction-text">${esc(c.text)}</span>` +
+    (items ? `<ul class="correction-items">${items}</ul>` : "") +
+    (c.reason ? `<span class="correction-reason">${esc(c.reason)}</span>` : "") + "</div>";
 }
 
 function sideHtml(view) {

@@ -517,6 +517,14 @@ class ExtraBoardsView(_View):
     winner_text: str | None
     stanzas: tuple[StanzaView, ...] = Field(description="Every stanza played, earlier sets too")
     entry: Form | None = Field(description="The stanza and boards open for scores")
+    correct: Form | None = Field(
+        default=None,
+        description="The chief arbiter's correction of a score entered, with its reason",
+    )
+    tables: tuple[str, str] = Field(
+        default=("Table 1 (NS)", "Table 2 (NS)"),
+        description="Each table's column heading: who sits North-South there",
+    )
 
 
 # --------------------------------------------------------------------------- schedule
@@ -725,6 +733,11 @@ RESULT_WORDS: dict[Result, tuple[str, str, str]] = {
     Result.DOUBLE_FORFEIT: ("−/−", "Double forfeit", "result-double-forfeit"),
 }
 """How a result is written, said, and named on the page."""
+
+
+def _ns(score: int) -> str:
+    """A North-South score as the slip writes it: ``+620``, ``-50``, ``0``."""
+    return f"{score:+d}" if score else "0"
 
 
 def _points(points: float) -> str:
@@ -1632,7 +1645,7 @@ class _Builder:
                 name="result", label="Correct result", input="select", options=tuple(options),
                 placeholder="Choose the correct result", test_id=f"{prefix}-result",
             ))
-            hint = f"Now {now}. Later games the correction voids are played again."
+            hint = f"Now {now}. What the correction voids is listed with each result."
         fields.append(_reason(f"{prefix}-reason"))
         if voiding:
             fields.append(FormField(
@@ -1656,7 +1669,7 @@ class _Builder:
         """What a correction throws away, in words: games played or under way, the
         winners that change, the champion and the final placings; or, when it voids
         nothing, the winners it changes."""
-        items = [self.voided(g) for g in corrected.voided]
+        items = [self.voided(g, after.chess) for g in corrected.voided]
         items += [_capital(t) for t in self.consequences(after)]
         if corrected.champion_before is not None:
             items.append(
@@ -1667,15 +1680,19 @@ class _Builder:
         text = "This correction voids:" if corrected.voids else "This correction changes:"
         return Caution(text=text, items=tuple(items))
 
-    def voided(self, game: VoidedGame) -> str:
-        """A game a correction voids: where, who, how it stood; it is played again."""
+    def voided(self, game: VoidedGame, after: Playoff) -> str:
+        """A game a correction voids: where, who, how it stood, and whether it is
+        played again (it is still in the bracket ``after`` the correction, between
+        other players) or no longer played at all."""
         where = f"{self.round_of(game.match)}, " + (
             _decider_word(self.state.chess.match(game.match), game.game)
         )
         players = " – ".join(self.name(p) for p in (game.white, game.black) if p)
+        fate = ("to be played again" if after.game(game.match, game.game) is not None
+                else "no longer played")
         if game.result is None:
-            return f"{where}: {players}, under way, to be played again"
-        return f"{where}: {players} {RESULT_WORDS[game.result][0]}, to be played again"
+            return f"{where}: {players}, under way, {fate}"
+        return f"{where}: {players} {RESULT_WORDS[game.result][0]}, {fate}"
 
     # ------------------------------------------------------------------ bridge
 
@@ -1717,6 +1734,52 @@ class _Builder:
             winner_text=f"{self.name(winner)} win the match" if winner is not None else None,
             stanzas=tuple(stanzas),
             entry=None if winner is not None else self.board_entry(extra),
+            correct=self.board_correction(extra),
+            tables=(self.seats(extra, 1), self.seats(extra, 2)),
+        )
+
+    def seats(self, extra: ExtraBoards, table: int) -> str:
+        """Who sits North-South at a table: the home team at table 1, the away team at
+        table 2 (the NS score entered is theirs)."""
+        team = extra.home if table == 1 else extra.away
+        return f"Table {table}: {self.name(team)} North-South"
+
+    def board_correction(self, extra: ExtraBoards) -> Form | None:
+        """The chief arbiter's correction of a score entered (any stanza, any table);
+        what the correction voids is said before it is sent, and needs confirming."""
+        entered = sorted(extra.scores, key=lambda s: (s.stanza, s.board, s.table))
+        if not entered:
+            return None
+        options = tuple(
+            Option(
+                value=f"{s.stanza}:{s.board}:{s.table}",
+                label=(f"Stanza {s.stanza}, board {s.board}, table {s.table} "
+                       f"({self.name(extra.home if s.table == 1 else extra.away)} NS): "
+                       f"{_ns(s.ns_score)}"),
+                sets={"stanza": s.stanza, "board": s.board, "table": s.table},
+            )
+            for s in entered
+        )
+        return Form(
+            id="board-score-correct", name="board-correct-form", title="Correct a score",
+            hint=("The contest follows the corrected score from its first stanza: scores of "
+                  "stanzas no longer played, or the winner, are voided only when you confirm."),
+            fields=(
+                FormField(name="entry", label="Score", input="select", options=options,
+                          placeholder="Choose the score to correct", test_id="bc-entry"),
+                FormField(name="ns_score", label="Corrected North-South score",
+                          input="number", step=10, min=-10_000, max=10_000, clear_after=True,
+                          test_id="bc-ns"),
+                _reason("bc-reason"),
+                FormField(name="confirm", label="I confirm: void what the correction voids",
+                          input="checkbox", required=False, test_id="bc-confirm"),
+            ),
+            actions=(FormAction(
+                name="bc-submit", label="Correct",
+                summary="Stanza {stanza}, board {board}, table {table}: NS {ns_score}",
+                command={"type": "board-score-correct"}, primary=True,
+            ),),
+            enabled=True, role="chief",
         )
 
     def board_entry(self, extra: ExtraBoards) -> Form:
@@ -1745,7 +1808,7 @@ class _Builder:
                     name="table", label="Table", input="radio", test_id="board-table",
                     value="1",
                     options=tuple(
-                        Option(value=str(t), label=str(t), sets={"table": t},
+                        Option(value=str(t), label=self.seats(extra, t), sets={"table": t},
                                name=f"board-table-{t}")
                         for t in tables
                     ),
@@ -1997,7 +2060,7 @@ class _Builder:
             written = RESULT_WORDS[event.result][0]
             text = (f"Result of {self.game_words(event.match, event.game)} corrected to "
                     f"{written}")
-            voided = tuple(self.voided(g) for g in event.voided)
+            voided = tuple(self.voided(g, self.state.chess) for g in event.voided)
             if event.champion_before is not None:
                 voided += (f"{self.name(event.champion_before)} as champion, and the final "
                            "placings",)

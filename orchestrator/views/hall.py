@@ -84,6 +84,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from orchestrator.events import BoardScoreCorrected, ResultCorrected
 from orchestrator.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
@@ -294,6 +295,15 @@ class FlagNotice(_Shown):
     detail: str = Field(description='"Sindarov beat Abdusattorov on time"')
 
 
+class CorrectionNotice(_Shown):
+    """An arbiter's correction, announced until a game (or a stanza) starts after it."""
+
+    title: str = Field(description='"Result corrected" or "Score corrected"')
+    text: str = Field(description="What changed, in a sentence")
+    items: list[str] = Field(description="What it voids: games no longer played, a winner")
+    reason: str | None = Field(description="The arbiter's reason")
+
+
 class BracketMark(_Shown):
     """One game in a player's row: ``text`` is their points ("1", "½", "0"), or
     empty for a regular game still to play."""
@@ -437,6 +447,9 @@ class HallView(_Shown):
     in_force: BreakInForce | None = Field(alias="break")
     idle: IdleHeadline | None = Field(description="The stage between games (mode idle)")
     flag: FlagNotice | None
+    correction: CorrectionNotice | None = Field(
+        description="The last correction, until a game starts after it"
+    )
     schedule_note: str | None = Field(
         description="Said instead of a next game: over, nothing planned, or why not"
     )
@@ -570,6 +583,7 @@ class _Hall:
             in_force=in_force,
             idle=self.idle(in_force) if mode == "idle" else None,
             flag=flag,
+            correction=self.correction(),
             schedule_note=self.schedule_note(next_game, over),
             bracket=bracket,
             scoreboard=scoreboard,
@@ -696,6 +710,50 @@ class _Hall:
         return FlagNotice(
             match=key[0], game=key[1], side="white" if side == "white" else "black",
             title=self.game_title(*key), text=text, detail=detail,
+        )
+
+    def correction(self) -> CorrectionNotice | None:
+        """The last correction of a result or a score, until a game (for bridge, a
+        stanza) starts after it: spectators saw the old result, and the bracket or
+        the scoreboard changed under their eyes."""
+        corrections = [
+            c for c in self.state.changes
+            if isinstance(c.event, ResultCorrected | BoardScoreCorrected)
+        ]
+        if not corrections:
+            return None
+        last = corrections[-1]
+        if any(started > last.recorded_at for started in self.state.started_at.values()):
+            return None
+        event = last.event
+        if isinstance(event, BoardScoreCorrected):
+            text = (f"Stanza {event.stanza}, board {event.board}, table {event.table}: the "
+                    f"North-South score is {_ns(event.ns_score)} (was {_ns(event.previous)})")
+            if event.winner_after is not None:
+                text += f"; {self.name(event.winner_after)} win the match"
+            items = []
+            stanzas = sorted({v.stanza for v in event.voided})
+            items += [f"Stanza {n}: no longer played" for n in stanzas]
+            if event.winner_before is not None:
+                items.append(f"{self.name(event.winner_before)} no longer win the match")
+            return CorrectionNotice(
+                title="Score corrected", text=text, items=items, reason=event.reason
+            )
+        assert isinstance(event, ResultCorrected)
+        was = f" (was {_RESULT_TEXT[event.previous]})" if event.previous is not None else ""
+        text = (f"{self.game_title(event.match, event.game)}: the result is "
+                f"{_RESULT_TEXT[event.result]}{was}")
+        playoff = self.state.chess
+        items = []
+        for voided in event.voided:
+            players = " v ".join(self.short(p) for p in (voided.white, voided.black) if p)
+            fate = ("to be played again" if playoff.game(voided.match, voided.game) is not None
+                    else "no longer played")
+            items.append(f"{self.game_title(voided.match, voided.game)} ({players}): {fate}")
+        if event.champion_before is not None:
+            items.append(f"{self.name(event.champion_before)} is no longer the champion")
+        return CorrectionNotice(
+            title="Result corrected", text=text, items=items, reason=event.reason
         )
 
     def armageddon(self, playoff: Playoff) -> ArmageddonBanner | None:
@@ -1219,6 +1277,11 @@ def _family(name: str) -> str:
     while len(words) > 1 and _INITIAL.match(words[-1]):
         words.pop()
     return " ".join(words) or name
+
+
+def _ns(score: int) -> str:
+    """A North-South score as the slip writes it: ``+620``, ``-50``, ``0``."""
+    return f"{score:+d}" if score else "0"
 
 
 def _points(value: float) -> str:
