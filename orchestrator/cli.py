@@ -284,7 +284,8 @@ def prizes(
         str | None, typer.Option("--points", help="Tour points by place, e.g. 13,10,8")
     ] = None,
     playoff_winner: Annotated[
-        str | None, typer.Option("--playoff-winner", help="Id of the play-off winner")
+        str | None,
+        typer.Option("--playoff-winner", help="The play-off winner: a name (unique part) or id"),
     ] = None,
     regulation: RegulationOpt = None,
     currency: Annotated[
@@ -294,7 +295,7 @@ def prizes(
     format: FormatOpt = OutputFormat.table,
 ) -> None:
     """Divide prize money and tour points as the regulation's prize rule says."""
-    from playoff_formats.placings import award_prizes
+    from playoff_formats.placings import award_prizes, player_named
     from playoff_formats.regulations import prize_rule, regulations_with_prizes
 
     money = _parse_amounts(prizes, "--prizes")
@@ -311,7 +312,8 @@ def prizes(
             )
             return
         result = rules.standings(event)
-        awards = award_prizes(result, money, tour, playoff_winner)
+        winner = player_named(result, playoff_winner) if playoff_winner is not None else None
+        awards = award_prizes(result, money, tour, winner)
     except PlayoffError as exc:
         _fail(str(exc))
         return

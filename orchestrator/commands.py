@@ -583,9 +583,13 @@ class MoveStart(_GameCommand):
     )
     at: Moment
     reason: Reason
+    public_reason: StrictBool = Field(
+        default=False, description="Show the reason in the hall, beside the new start"
+    )
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        return [StartMoved(match=self.match, game=self.game, at=self.at, reason=self.reason)]
+        return [StartMoved(match=self.match, game=self.game, at=self.at, reason=self.reason,
+                           public_reason=self.public_reason)]
 
 
 class Postpone(_GameCommand):
@@ -599,6 +603,9 @@ class Postpone(_GameCommand):
     )
     minutes: int = Field(gt=0, le=24 * 60)
     reason: Reason
+    public_reason: StrictBool = Field(
+        default=False, description="Show the reason in the hall, beside the new start"
+    )
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         planned = ctx.planned_start(state, self.match, self.game)
@@ -606,7 +613,7 @@ class Postpone(_GameCommand):
             raise PlayoffError(f"match {self.match}, game {self.game} is not in the schedule")
         return [Postponed(
             match=self.match, game=self.game, at=planned + timedelta(minutes=self.minutes),
-            minutes=self.minutes, reason=self.reason,
+            minutes=self.minutes, reason=self.reason, public_reason=self.public_reason,
         )]
 
 

@@ -825,6 +825,9 @@ class StartMoved(GameEvent):
     arbiter_change: ClassVar[bool] = True
     at: Instant
     reason: str
+    public_reason: bool = Field(
+        default=False, description="The chief arbiter chose to show the reason in the hall"
+    )
 
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         key = self.key
@@ -835,7 +838,10 @@ class StartMoved(GameEvent):
             raise PlayoffError(f"match {key[0]} is decided: it has no game left to move")
         if key in state.started_at:
             raise PlayoffError(f"match {key[0]}, game {key[1]} has already started")
-        pin = PinnedStart(match=key[0], game=key[1], start=self.at)
+        pin = PinnedStart(
+            match=key[0], game=key[1], start=self.at, reason=self.reason,
+            postponed=isinstance(self, Postponed), public_reason=self.public_reason,
+        )
         return self._next(state, stamp, overrides=state.overrides.with_pin(pin))
 
     def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from itertools import groupby
 from typing import Any
@@ -21,6 +22,28 @@ from typing import Any
 from playoff_formats.errors import PlayoffError
 from playoff_formats.playoff import Playoff, champion
 from playoff_formats.standings import Standings
+
+
+class PlaceBasis(StrEnum):
+    """Where a final place comes from (GCT 2015 reg. 2: the play-off decides first
+    place only; every other place comes from the main event's tiebreaks)."""
+
+    PLAYOFF_WINNER = "play-off-winner"
+    PLAYOFF_LOSER = "play-off-loser"
+    STANDINGS = "standings"
+
+    @property
+    def words(self) -> str:
+        return _BASIS_WORDS[self]
+
+
+_BASIS_WORDS = {
+    PlaceBasis.PLAYOFF_WINNER: "won the play-off",
+    PlaceBasis.PLAYOFF_LOSER: (
+        "place by the main event's tiebreaks: the play-off decides first place only (reg. 2)"
+    ),
+    PlaceBasis.STANDINGS: "place by the main event's standings",
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +56,7 @@ class Award:
     place: int | None
     money: Fraction | None
     points: Fraction | None
+    basis: PlaceBasis = PlaceBasis.STANDINGS
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,6 +66,8 @@ class Award:
             "place": self.place,
             "money": _cents(self.money),
             "points": _plain(self.points),
+            "basis": self.basis.value,
+            "basis_text": self.basis.words,
         }
 
 
@@ -73,6 +99,11 @@ class Awards:
         return data
 
 
+def _and(names: Sequence[str]) -> str:
+    """ "A, B and C"."""
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
 def _cents(value: Fraction | None) -> float | None:
     return None if value is None else round(float(value), 2)
 
@@ -86,6 +117,23 @@ def _plain(value: Fraction | None) -> float | int | None:
 def _at(amounts: Sequence[Fraction], start: int, count: int) -> Fraction:
     """The sum of the amounts for places ``start`` .. ``start + count - 1`` (1-based)."""
     return sum(amounts[start - 1 : start - 1 + count], Fraction(0))
+
+
+def player_named(standings: Standings, who: str) -> str:
+    """The player ``who`` names: an id, or a name or part of one that only one player's
+    name holds ("Sindarov", "sindarov, j"), case aside."""
+    rows = standings.rows
+    if any(r.id == who for r in rows):
+        return who
+    wanted = " ".join(who.casefold().split())
+    found = [r for r in rows if wanted and wanted in " ".join(r.name.casefold().split())]
+    if len(found) == 1:
+        return found[0].id
+    if not found:
+        raise PlayoffError(f"no player of the event is called {who!r}")
+    raise PlayoffError(
+        f"{who!r} could be " + _and([r.name for r in found]) + ": give more of the name"
+    )
 
 
 def award_prizes(
@@ -104,12 +152,13 @@ def award_prizes(
     money = [Fraction(str(p)) for p in prizes]
     points = [Fraction(str(p)) for p in tour_points]
     playoff = standings.playoff
+    names = {r.id: r.name for r in standings.rows}
     if playoff_winner is not None and playoff_winner not in playoff:
         if not playoff:
             raise PlayoffError("there is no play-off: nobody is tied for first place")
         raise PlayoffError(
-            f"{playoff_winner!r} is not in the play-off; the play-off players are "
-            + ", ".join(playoff)
+            f"{names.get(playoff_winner, playoff_winner)} is not in the play-off; the "
+            "play-off players are " + _and([names.get(p, p) for p in playoff])
         )
     awaiting = frozenset(playoff) if playoff and playoff_winner is None else frozenset()
     notes: list[str] = []
@@ -170,7 +219,8 @@ def award_prizes(
         pending_first = _at(money, 1, 1)
         pending_loser = _at(money, 2, len(playoff) - 1) / (len(playoff) - 1)
         notes.append(
-            f"Awaiting the play-off between {', '.join(playoff)}: the winner receives the "
+            f"Awaiting the play-off between {_and([names.get(p, p) for p in playoff])}: the "
+            "winner receives the "
             f"undivided first prize of {_cents(pending_first)}, each loser "
             f"{_cents(pending_loser)}."
         )
@@ -184,6 +234,11 @@ def award_prizes(
             place=place_of[p],
             money=money_of[p],
             points=points_of[p],
+            basis=(
+                PlaceBasis.PLAYOFF_WINNER if p == playoff_winner
+                else PlaceBasis.PLAYOFF_LOSER if playoff_winner is not None and p in playoff
+                else PlaceBasis.STANDINGS
+            ),
         )
         for p in order
     )

@@ -73,8 +73,26 @@ def test_prizes_json_with_the_playoff_winner() -> None:
 def test_prizes_refuses_a_winner_outside_the_playoff() -> None:
     run = playoff("prizes", str(UZCHESS), "--prizes", "1,1", "--playoff-winner", "738590")
     assert run.returncode == 2
-    assert "not in the play-off" in run.stderr
-    assert "Traceback" not in run.stderr
+    said = " ".join(run.stderr.split())
+    # Names, not FIDE ids.
+    assert "is not in the play-off; the play-off players are Praggnanandhaa R, " in said
+    assert "Abdusattorov, Nodirbek and Sindarov, Javokhir" in said
+    assert PRAGG not in said and "Traceback" not in said
+
+
+def test_the_playoff_winner_is_named_by_a_unique_part_of_the_name() -> None:
+    run = playoff(
+        "prizes", str(UZCHESS), "--prizes", "100000,50000,30000", "--playoff-winner",
+        "sindarov", "--format", "json",
+    )
+    assert run.returncode == 0, run.stderr
+    players = {p["id"]: p for p in json.loads(run.stdout)["players"]}
+    assert players[SINDAROV]["place"] == 1 and players[SINDAROV]["money"] == 100000
+    assert players[SINDAROV]["basis_text"] == "won the play-off"
+    assert players[ABDU]["basis"] == "play-off-loser"
+    ambiguous = playoff("prizes", str(UZCHESS), "--prizes", "1,1", "--playoff-winner", "ov")
+    assert ambiguous.returncode == 2
+    assert "give more of the name" in " ".join(ambiguous.stderr.split())
 
 
 def test_prizes_refuses_a_bad_amount() -> None:

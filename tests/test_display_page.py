@@ -574,7 +574,7 @@ def test_the_extra_board_stanza_scoreboard(browser: Browser, server: RunningServ
         assert pause.get_attribute("data-kind") == "stanza-change"
         assert "stanza change" in pause.inner_text().lower()
         assert "interval" not in page.get_by_test_id("side").inner_text().lower()
-        assert page.get_by_test_id("next-countdown").inner_text() == "starting now"
+        assert page.get_by_test_id("next-countdown").inner_text() == STANZA_DUE
         score(2, 1, 1, 100)
         wait_text(page, "next-game", "Stanza 3")
         assert page.locator("[data-testid=break]").count() == 0

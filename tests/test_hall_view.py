@@ -47,7 +47,7 @@ from orchestrator.service import Service
 from orchestrator.store import AsyncEventStore, SqliteEventStore
 from orchestrator.timesource import ManualTime
 from orchestrator.views import ViewContext, hall_view
-from orchestrator.views.hall import HallView
+from orchestrator.views.hall import STANZA_DUE, HallView
 from playoff_formats.io.json_event import parse_event
 from playoff_formats.model import Event, Result
 from tests.events import round_robin, uzchess_json
@@ -780,7 +780,7 @@ async def test_between_stanzas_the_pause_is_a_stanza_change_and_a_replayed_set_k
         assert brk["kind"] == "stanza-change" and brk["label"] == "Stanza change"
         assert brk["who"] == "North London and Surrey" and brk["end_ms"] is None
         assert "interval" not in brk["reason"].lower() and "reg. 5" not in brk["reason"]
-        assert view["countdown"]["due_text"] == "starting now"  # no interval is owed
+        assert view["countdown"]["due_text"] == STANZA_DUE  # no interval is owed
         if stanza == 1:
             assert brk["reason"] == "Stanza 1 complete; stanza 2 next, 2 boards; partners change"
     assert brk["reason"] == (
@@ -797,7 +797,7 @@ async def test_between_stanzas_the_pause_is_a_stanza_change_and_a_replayed_set_k
     assert [s["stanza"] for s in second["stanzas"]] == [4]
     # The schedule lists the set in play; the earlier set is on the scoreboard.
     assert [s["stanza"] for s in view["stanzas"]] == [4, 5, 6]
-    assert view["stanzas"][0]["when"] == "starting now"
+    assert view["stanzas"][0]["when"] == STANZA_DUE
     await hall.do(ScoreBoard(stanza=4, board=1, table=2, ns_score=-100))
     view = hall.view()
     assert view["break"] is None  # stanza 4 is being played

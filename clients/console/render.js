@@ -315,7 +315,7 @@ export function changesHtml(changes) {
 }
 
 export function placingsHtml(placings) {
-  const rows = placings.map((r) => `<tr><td>${esc(r.place)}</td><td>${esc(r.player)}</td><td>${esc(r.score)}</td><td>${esc(r.money)}</td><td>${esc(r.points)}</td></tr>`).join("");
+  const rows = placings.map((r) => `<tr><td>${esc(r.place)}</td><td>${esc(r.player)}${r.basis ? `<br><span class="muted small" data-testid="place-basis">${esc(r.basis)}</span>` : ""}</td><td>${esc(r.score)}</td><td>${esc(r.money)}</td><td>${esc(r.points)}</td></tr>`).join("");
   return `<h2>Final placings</h2><table class="games"><thead><tr><th>Place</th><th>Player</th><th>Score</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 

@@ -2,7 +2,8 @@
  *
  * It renders the event's hall view (its one REST read, kind=hall,
  * docs/protocol.md): the event's name, and the play-off watch line only while the
- * chief arbiter shows it (the server leaves it out otherwise). The server holds
+ * chief arbiter shows it (the server leaves it out otherwise). Once the play-off is
+ * built, the view names it and the screen follows it to the play-off's display. The server holds
  * each request until the event changes, so a result or the switch shows at once.
  * The key stays in the address's fragment, which the browser never sends; it
  * travels in the Authorization header only.
@@ -24,6 +25,11 @@ function show(state, words) {
 }
 
 function render(view) {
+  if (view.playoff) {
+    // The play-off is built: this screen follows it, with the same key.
+    location.replace(`/display/${encodeURIComponent(view.playoff)}#key=${encodeURIComponent(KEY)}`);
+    return;
+  }
   setText($("title"), view.title);
   document.title = view.title;
   const line = $("line");

@@ -200,6 +200,7 @@ function idleHtml(view) {
         `${esc(count.due_text || "")}</div>` +
         (count.due_text ? "" : `<div class="idle-at">planned start ${esc(count.at)}</div>`)
       : `<div class="idle-at">${esc(next.when)}</div>`) +
+    (next.note ? `<div class="idle-change" data-testid="next-note">${esc(next.note)}</div>` : "") +
     (idle.note ? `<div class="idle-note" data-testid="break-reason">${esc(idle.note)}</div>` : "") +
     "</div>";
 }
@@ -268,6 +269,7 @@ function scheduleHtml(view, withPause) {
     `<div class="next" data-testid="next-game" data-match="${next.match}" ` +
     `data-game="${next.game}">${esc(next.label)}</div>` +
     (next.kind === "stanza" ? "" : playersHtml(next, "next-players", true)) +
+    (next.note ? `<div class="next-change" data-testid="next-note">${esc(next.note)}</div>` : "") +
     "</section>";
 }
 
@@ -326,7 +328,9 @@ function championHtml(view) {
   const champ = view.champion;
   const rows = view.placings.map((p) =>
     `<tr class="${p.champion ? "first" : ""}"><td>${p.place}</td>` +
-    `<td>${nameHtml(p)}</td>` +
+    `<td>${nameHtml(p)}` +
+    (p.basis ? `<span class="place-basis" data-testid="place-basis">${esc(p.basis)}</span>` : "") +
+    "</td>" +
     `<td class="num">${esc(p.prize)}</td><td class="num">${esc(p.points)}</td></tr>`);
   return '<div class="champion-panel"><div class="champion-label">Champion</div>' +
     `<div class="champion" data-testid="champion">${nameHtml(champ, "champion-name")}</div>` +

@@ -658,6 +658,9 @@ class PlacingRow(_View):
     score: str
     money: str = Field(description='With thousands separators: "100,000"')
     points: str
+    basis: str = Field(
+        default="", description="Where the place comes from: the play-off, or the tiebreaks"
+    )
 
 
 class ChampionView(_View):
@@ -2100,7 +2103,7 @@ class _Builder:
             PlacingRow(
                 place=text(p.get("place")), player=str(p.get("name") or self.name(p.get("id"))),
                 score=text(p.get("score")), money=_money(p.get("money")),
-                points=text(p.get("points")),
+                points=text(p.get("points")), basis=str(p.get("basis_text") or ""),
             )
             for p in placings.get("players", [])
         )
@@ -2142,6 +2145,8 @@ class _Builder:
                           test_id="ms-game"),
                 FormField(name="at", label="New start", input="datetime", test_id="ms-at"),
                 _reason("ms-reason"),
+                FormField(name="public_reason", label="Show the reason in the hall",
+                          input="checkbox", required=False, test_id="ms-public"),
             ),
             actions=(FormAction(name="ms-submit", label="Move the start",
                                 summary="Move the start of match {match}, game {game}",
@@ -2158,6 +2163,8 @@ class _Builder:
                 FormField(name="minutes", label="By minutes", input="number", value="15",
                           min=1, max=24 * 60, step=1, test_id="pp-minutes"),
                 _reason("pp-reason"),
+                FormField(name="public_reason", label="Show the reason in the hall",
+                          input="checkbox", required=False, test_id="pp-public"),
             ),
             actions=(FormAction(name="pp-submit", label="Postpone",
                                 summary="Postpone match {match}, game {game} by {minutes} min",

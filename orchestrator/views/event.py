@@ -131,6 +131,10 @@ class EventHallView(_Model):
     seq: int
     title: str
     line: str | None = Field(description="The play-off watch, only while the chief shows it")
+    playoff: str | None = Field(
+        default=None,
+        description="The event's play-off, once built: the hall display follows it there",
+    )
 
 
 # --------------------------------------------------------------------------- building
@@ -298,11 +302,18 @@ def event_hall_view(state: EventState, found: Foresight | None) -> dict[str, Any
     """What the hall display shows of ``state``: the watch line only when switched on."""
     line = None
     if state.hall_foresight and found is not None and found.pending:
-        line = (
-            f"Play-off watch: a play-off for first in {_count(found.playoff_outcomes)} of "
-            f"{_count(found.outcomes)} outcomes of the games still in play, "
-            f"{percent(found.probability)} likely ({found.model})"
-        )
+        line = hall_watch_line(found)
     return EventHallView(
         event_id=state.id, seq=state.seq, title=state.event.name, line=line,
+        playoff=state.playoffs[-1] if state.playoffs else None,
     ).model_dump(mode="json")
+
+
+def hall_watch_line(found: Foresight) -> str:
+    """The play-off watch for spectators: one plain sentence. The counts, the
+    probabilities and the model they rest on are the arbiters' (the console)."""
+    if found.playoff_outcomes == 0:
+        return "First place will be decided without a play-off."
+    if found.playoff_outcomes >= found.outcomes:
+        return "A play-off for first is certain."
+    return "A play-off for first is possible: it depends on the games still in play."

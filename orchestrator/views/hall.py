@@ -106,6 +106,7 @@ from playoff_formats.schedule import (
     Break,
     BreakKind,
     Entrant,
+    Overrides,
     Plan,
     PlannedGame,
     UnitKind,
@@ -153,6 +154,9 @@ CLOCK_STATUS_TEXT = {
 }
 """What a game card says under its clocks, by clock status. It travels in the view
 because a pause changes only the clock (its event carries the clock, not a view)."""
+
+STANZA_DUE = "due now: in play once its first score is entered"
+"""A due stanza: the service knows it has begun only from its first score."""
 
 DUE_WITHIN = timedelta(seconds=1)
 """A start this close to now is due: the schedule is planned from a reading of the
@@ -246,9 +250,19 @@ class NextGame(_Shown):
     due_ms: int = Field(description="Its planned start (server ms)")
     at: str = Field(description='Its planned start as the hall\'s time of day: "13:02"')
     estimate: bool = Field(description="The start waits on a game in play: it moves with it")
-    when: str = Field(description='"13:02", "about 13:05", or "starting now"')
+    when: str = Field(
+        description='"13:02", "about 13:05", "starting now", or what a due game waits for'
+    )
     due: bool = Field(description="The planned start has come: it should be starting")
-    due_text: str | None = Field(description='"starting now" once due')
+    due_text: str | None = Field(
+        description='Once due: "starting now" when it can start, else what it waits for '
+        '("waiting for the arbiter: colours to be drawn")'
+    )
+    note: str | None = Field(
+        default=None,
+        description='The chief arbiter\'s changes to it: "postponed to 21:44 by the chief '
+        'arbiter", "time control shortened to G/15+10 by the chief arbiter"',
+    )
 
 
 class Countdown(_Shown):
@@ -422,6 +436,9 @@ class PlacingRow(_Shown):
     prize: str = Field(description='"100,000", with the currency when the play-off has one')
     points: str
     champion: bool
+    basis: str = Field(
+        default="", description="Where the place comes from: the play-off, or the tiebreaks"
+    )
 
 
 class HallView(_Shown):
@@ -837,6 +854,7 @@ class _Hall:
         planned = min(waiting, key=lambda item: (item[0], item[1]))[2]
         due = planned.start - self.ctx.now < DUE_WITHIN
         colours: str | None = None
+        waits_for: str | None = None
         if planned.kind is UnitKind.STANZA:
             label = f"Stanza {planned.game}"
             if planned.boards:
@@ -844,6 +862,10 @@ class _Hall:
             players = [self.player(p) for p in planned.players]
             colours_known = False
             vs = " v ".join(p.name for p in players)
+            if due:
+                # The service learns a stanza has begun from its first score: until then
+                # it is due, perhaps already played; never "starting now".
+                waits_for = STANZA_DUE
         else:
             playoff = self.state.chess
             label = self.game_title(planned.match, planned.game)
@@ -867,8 +889,20 @@ class _Hall:
                 tossed = armageddon and getattr(rules.decider, "colours", None) == "toss"
                 colours = "colours by coin toss" if tossed else "colours by lot"
                 vs = f"{' – '.join(p.short for p in players)} ({colours})"
+                if due:
+                    waits_for = self.colours_awaited(planned.match, tossed)
         estimate = not due and self.estimated(planned)
         at = self.at(planned.start)
+        note = self.changed_by_chief(planned) or None
+        if due and waits_for is not None:
+            # Its time has come but it cannot start yet: say what it waits for, never
+            # "starting now".
+            return NextGame(
+                match=planned.match, game=planned.game, kind=planned.kind.value, label=label,
+                players=players, colours_known=colours_known, colours=colours, vs=vs,
+                tentative=planned.tentative, due_ms=self.ms(planned.start), at=at,
+                estimate=False, when=waits_for, due=True, due_text=waits_for, note=note,
+            )
         return NextGame(
             match=planned.match,
             game=planned.game,
@@ -885,7 +919,33 @@ class _Hall:
             when="starting now" if due else f"about {at}" if estimate else at,
             due=due,
             due_text="starting now" if due else None,
+            note=note,
         )
+
+    def changed_by_chief(self, planned: PlannedGame) -> str:
+        """What the chief arbiter changed of a game still to play, for spectators: its
+        start (with the reason only if the chief arbiter chose to show it) and a
+        shortened time control."""
+        said = []
+        for pin in self.state.overrides.pins:
+            if (pin.match, pin.game) == (planned.match, planned.game):
+                said.append(pin.words(self.at(pin.start), public=True))
+        if planned.kind is not UnitKind.STANZA and self.state.playoff is not None:
+            match = self.state.chess.match(planned.match)
+            kind = match.kind_of(planned.game)
+            now = self.state.time_control(match, planned.game)
+            before = Overrides().time_control_for(match, planned.game, kind, None)
+            if now is not None and now != before:
+                said.append(f"time control shortened to {now} by the chief arbiter")
+        return "; ".join(said)
+
+    def colours_awaited(self, match_id: int, tossed: bool) -> str:
+        """What a due game without colours waits for, in the hall's words."""
+        if not tossed:
+            return "waiting for the arbiter: colours to be drawn"
+        if self.state.draws_of("coin-toss", match_id):
+            return "waiting for the winner of the coin toss to choose colours"
+        return "waiting for the arbiter: the coin toss"
 
     def break_in_force(self, next_game: NextGame | None) -> BreakInForce | None:
         if self.plan is None or self.in_play:
@@ -1211,7 +1271,7 @@ class _Hall:
             elif g.status is UnitStatus.RUNNING:
                 when = "playing"
             elif g.start - self.ctx.now < DUE_WITHIN:
-                when = "starting now"
+                when = STANZA_DUE
             else:
                 when = f"about {self.at(g.start)}" if self.estimated(g) else self.at(g.start)
             listed.append(StanzaScheduled(
@@ -1250,6 +1310,7 @@ class _Hall:
                 prize=_money(money, currency),
                 points=_points(float(points)) if points is not None else "",
                 champion=p.get("id") == winner,
+                basis=str(p.get("basis_text") or ""),
             ))
         return sorted(rows, key=lambda r: r.place)
 

@@ -27,6 +27,19 @@ class PinnedStart(Frozen):
     game: int = Field(ge=1)
     start: AwareDatetime
     reason: str = ""
+    postponed: bool = Field(default=False, description="A postponement, not a move")
+    public_reason: bool = Field(
+        default=False, description="The chief arbiter chose to show the reason in the hall"
+    )
+
+    def words(self, at: str, *, public: bool = False) -> str:
+        """ "postponed to 21:44 by the chief arbiter", with the reason for arbiters, and
+        for the hall (``public``) only if the chief arbiter chose to show it."""
+        what = "postponed" if self.postponed else "start moved"
+        text = f"{what} to {at} by the chief arbiter"
+        if self.reason and (self.public_reason or not public):
+            text += f" ({self.reason})"
+        return text
 
 
 class TimeControlChange(Frozen):

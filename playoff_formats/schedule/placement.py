@@ -394,15 +394,14 @@ def _run(
             pin = ctx.pins.get(u.id)
             if pin is not None:
                 fixed = True
-                why = f" ({pin.reason})" if pin.reason else ""
                 if pin.start >= legal:
                     start = pin.start
-                    reason = f"start pinned by the arbiter{why}"
+                    reason = pin.words(when(pin.start))
                 else:
                     start = legal
                     reason = (
-                        f"pinned by the arbiter at {when(pin.start)}{why}, moved to the "
-                        f"earliest legal time: {legal_text}"
+                        f"{pin.words(when(pin.start))}, moved to the earliest legal time: "
+                        f"{legal_text}"
                     )
                     warnings.append(
                         f"the arbiter's start {when(pin.start)} for {u.describe} is earlier "
@@ -416,7 +415,7 @@ def _run(
                             prev_end,
                             start,
                             c.min_interval,
-                            f"interval between {plural}: start pinned by the arbiter",
+                            f"interval between {plural}: start set by the chief arbiter",
                         )
                     )
             else:
