@@ -31,6 +31,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 
 from clients.python.client import PlayoffClient
 from orchestrator.timesource import SystemTime
+from orchestrator.views.hall import STANZA_DUE
 from tests.browser import browser, save_screenshot
 from tests.events import uzchess_json
 from tests.server import RunningServer, free_port, running_server
@@ -715,10 +716,19 @@ def test_the_champion_and_the_final_placings(browser: Browser, server: RunningSe
         assert page.get_by_test_id("champion").inner_text() == "Praggnanandhaa R"
         page.get_by_test_id("placings").wait_for(timeout=2000)
         rows = page.get_by_test_id("placings").locator("tbody tr").all_inner_texts()
-        assert [cell.strip() for cell in rows[0].split("\t")][:3] == [
+        assert [cell.strip().split("\n")[0] for cell in rows[0].split("\t")][:3] == [
             "1", "Praggnanandhaa R", "100,000"
         ]
         assert len(rows) == 3
+        # Beside "Abdusattorov beat Sindarov 2–0", places 2 and 3 say where they come
+        # from: the play-off decides first place only (GCT 2015 reg. 2).
+        assert page.get_by_test_id("place-basis").all_inner_texts() == [
+            "won the play-off",
+            "place by the main event's tiebreaks: the play-off decides first place only "
+            "(reg. 2)",
+            "place by the main event's tiebreaks: the play-off decides first place only "
+            "(reg. 2)",
+        ]
         # The final's winner is the champion; the other match's winner advanced.
         final = page.locator("[data-testid=match][data-match='2'] [data-testid=bracket-player]")
         assert final.evaluate_all("els => els.map(e => e.dataset.outcome)") == ["champion", "out"]
