@@ -163,7 +163,14 @@ def _moves(side: Colour) -> str:
 
 
 def _seconds(ms: int) -> str:
-    return f"{ms} ms ({ms / 1000:g} s)"
+    """A span of clock time as arbiters say it: ``5 min 30 s``, ``4.9 s``, ``2 min``
+    (tenths only under a minute, as a clock shows them)."""
+    if ms < 1_000:
+        return f"{ms / 1000:g} s"  # a flag about to fall: every millisecond said
+    if ms < 60_000:
+        return f"{round(ms / 1000, 1):g} s"
+    minutes, rest = divmod(ms, 60_000)
+    return f"{minutes} min {rest / 1000:g} s" if rest else f"{minutes} min"
 
 
 class Clock(Frozen):
@@ -228,8 +235,8 @@ class Clock(Frozen):
     def _check_instant(self, now_ms: int, action: str) -> None:
         if self.since_ms is not None and now_ms < self.since_ms:
             raise ClockError(
-                f"cannot {action} at {now_ms} ms: before the clock's last event at "
-                f"{self.since_ms} ms (monotonic time never goes back)"
+                f"cannot {action}: the clock's last event was {_seconds(self.since_ms - now_ms)} "
+                "later (the server's clock never goes back)"
             )
 
     def _turn_elapsed_at(self, now_ms: int) -> int:
@@ -297,7 +304,7 @@ class Clock(Frozen):
         if flag_at is not None and now_ms >= flag_at:
             side = self.to_move
             raise FlagFellError(
-                f"cannot {action} at {now_ms} ms: {side.value}'s flag fell at {flag_at} ms "
+                f"cannot {action}: {side.value}'s flag fell {_seconds(now_ms - flag_at)} ago "
                 "(record the flag)",
                 side=side,
                 flag_at_ms=flag_at,
@@ -391,7 +398,7 @@ class Clock(Frozen):
         )
         self._check_instant(now_ms, action)
         if delta_ms == 0:
-            raise ClockError(f"cannot adjust {side.value}'s clock by 0 ms: nothing to change")
+            raise ClockError(f"cannot adjust {side.value}'s clock by 0 s: nothing to change")
         self._refuse_if_flag_fell(now_ms, action)
         left = max(0, self._remaining_unclamped(side, now_ms))
         if left + delta_ms < 0:
@@ -416,8 +423,8 @@ class Clock(Frozen):
         side = self.to_move
         if now_ms < flag_at:
             raise ClockError(
-                f"cannot record {side.value}'s flag at {now_ms} ms: it falls at {flag_at} ms "
-                f"({_seconds(self.remaining_ms(side, now_ms))} left)"
+                f"cannot record {side.value}'s flag: it has "
+                f"{_seconds(self.remaining_ms(side, now_ms))} left"
             )
         return self.model_copy(
             update={

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -162,7 +163,7 @@ def test_g15_plus_5_black_flags_at_the_computed_expiry() -> None:
         clock.press(B, 41, expiry)
     assert refused.value.side is B and refused.value.flag_at_ms == expiry
     assert "black's flag fell" in str(refused.value)
-    with pytest.raises(ClockError, match="it falls at"):
+    with pytest.raises(ClockError, match=r"flag: it has .* left"):
         clock.flag(expiry - 1)
 
     flagged = clock.flag(expiry + 250)  # the server's timer fires a little late
@@ -310,7 +311,9 @@ def test_adjust_cannot_take_below_zero_and_is_refused_not_clamped() -> None:
     t = FakeMonotonic()
     clock = started(RAPID_25_5, t)
     t.advance(24 * MIN)
-    with pytest.raises(ClockError, match=r"white has 60000 ms \(60 s\) left"):
+    with pytest.raises(ClockError, match=re.escape(
+        "cannot take 1 min 0.001 s from white: white has 1 min left"
+    )):
         clock.adjust(W, -(MIN + 1), t.now)
     with pytest.raises(ClockError, match="nothing to change"):
         clock.adjust(W, 0, t.now)
@@ -469,11 +472,11 @@ def test_illegal_transitions_are_refused_with_a_reason() -> None:
     clock = clock.press(W, 1, t.now)
     with pytest.raises(ClockError, match="black's next move is move 1"):
         clock.press(B, 0, t.advance(SEC))
-    with pytest.raises(ClockError, match="monotonic time never goes back"):
+    with pytest.raises(ClockError, match="the server's clock never goes back"):
         clock.press(B, 1, t.now - 2 * SEC)
-    with pytest.raises(ClockError, match="monotonic time never goes back"):
+    with pytest.raises(ClockError, match="the server's clock never goes back"):
         clock.remaining_ms(W, t.now - 2 * SEC)
-    with pytest.raises(ClockError, match="it falls at"):
+    with pytest.raises(ClockError, match=r"flag: it has .* left"):
         clock.flag(t.now)
     stopped = clock.stop(t.now)
     for transition in (stopped.pause, stopped.resume, stopped.flag, stopped.stop):
@@ -551,7 +554,7 @@ def _check_flag_instant(clock: Clock) -> None:
         clock.press(side, clock.moves_completed(side) + 1, expiry)
     if expiry > clock.since_ms:
         assert clock.remaining_ms(side, expiry - 1) == 1
-        with pytest.raises(ClockError, match="it falls at"):
+        with pytest.raises(ClockError, match=r"flag: it has .* left"):
             clock.flag(expiry - 1)
 
 

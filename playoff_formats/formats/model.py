@@ -33,12 +33,20 @@ The first stage is always drawn: nothing comes before it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BeforeValidator, Field, PlainSerializer, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    WithJsonSchema,
+    model_validator,
+)
 
 from playoff_formats.errors import InputError
 from playoff_formats.model import Frozen
@@ -91,6 +99,19 @@ ControlText = Annotated[
 """A time control, written and read in its printed notation (``G/25+10``)."""
 
 Name = Annotated[str, Field(min_length=1, max_length=80)]
+
+_NAME_PATTERN = r"^[a-z0-9][a-z0-9.\-]*$"
+_NAME = re.compile(_NAME_PATTERN)
+
+
+def _format_name(name: str) -> str:
+    # Said in words: the pattern is for the JSON Schema, not for people.
+    if not _NAME.fullmatch(name):
+        raise ValueError(
+            f"{name!r} cannot be a format's name: use lower-case letters, digits, dots and "
+            "hyphens, starting with a letter or a digit (like 'club-2026')"
+        )
+    return name
 Citation = Annotated[
     str, Field(default="", max_length=120, description="The rule cited in words: 'reg. 10 b'")
 ]
@@ -393,7 +414,11 @@ class PlayoffFormat(Frozen):
     arbiter asks for it (outside the text).
     """
 
-    name: Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z0-9][a-z0-9.\-]*$")]
+    name: Annotated[
+        str,
+        Field(min_length=1, max_length=80, json_schema_extra={"pattern": _NAME_PATTERN}),
+        AfterValidator(_format_name),
+    ]
     title: Name
     input: str = Field(
         default="a tie for first place", max_length=200,
