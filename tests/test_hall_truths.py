@@ -104,3 +104,13 @@ def test_a_correction_is_announced_until_the_next_game_starts(
         playoff.game(1, 3, "start")
         page.wait_for_function(
             "!document.querySelector('[data-testid=\"correction\"]')", timeout=3000)
+
+
+def test_a_shortened_time_control_is_said_before_the_game_it_applies_to(
+    server: RunningServer,
+) -> None:
+    playoff = chess_playoff(server)
+    playoff.post("/time-control", {"time_control": "G/15+5", "reason": "the hall closes"})
+    hall = playoff.hall()
+    assert hall["next"]["game"] == 1
+    assert hall["next"]["note"] == "time control shortened to G/15+5 by the chief arbiter"
