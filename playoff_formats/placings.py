@@ -36,6 +36,11 @@ class PlaceBasis(StrEnum):
     def words(self) -> str:
         return _BASIS_WORDS[self]
 
+    @property
+    def short(self) -> str:
+        """One word for a column of the final placings."""
+        return _BASIS_SHORT[self]
+
 
 _BASIS_WORDS = {
     PlaceBasis.PLAYOFF_WINNER: "won the play-off",
@@ -44,6 +49,18 @@ _BASIS_WORDS = {
     ),
     PlaceBasis.STANDINGS: "place by the main event's standings",
 }
+
+_BASIS_SHORT = {
+    PlaceBasis.PLAYOFF_WINNER: "play-off",
+    PlaceBasis.PLAYOFF_LOSER: "tiebreaks",
+    PlaceBasis.STANDINGS: "standings",
+}
+
+PLACES_NOTE = (
+    "The play-off decides first place only; the other places come from the main "
+    "event's tiebreaks (reg. 2)."
+)
+"""Where the final places come from, said once beside them."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +85,7 @@ class Award:
             "points": _plain(self.points),
             "basis": self.basis.value,
             "basis_text": self.basis.words,
+            "basis_short": self.basis.short,
         }
 
 

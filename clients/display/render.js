@@ -328,15 +328,16 @@ function championHtml(view) {
   const champ = view.champion;
   const rows = view.placings.map((p) =>
     `<tr class="${p.champion ? "first" : ""}"><td>${p.place}</td>` +
-    `<td>${nameHtml(p)}` +
-    (p.basis ? `<span class="place-basis" data-testid="place-basis">${esc(p.basis)}</span>` : "") +
-    "</td>" +
+    `<td>${nameHtml(p)}</td>` +
     `<td class="num">${esc(p.prize)}</td><td class="num">${esc(p.points)}</td></tr>`);
   return '<div class="champion-panel"><div class="champion-label">Champion</div>' +
     `<div class="champion" data-testid="champion">${nameHtml(champ, "champion-name")}</div>` +
     (rows.length
       ? '<table class="placings" data-testid="placings"><thead><tr><th>Place</th>' +
         `<th>Player</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows.join("")}` +
-        "</tbody></table>"
+        "</tbody></table>" +
+        (view.placings_note
+          ? `<div class="placings-note" data-testid="placings-note">${esc(view.placings_note)}</div>`
+          : "")
       : "") + "</div>";
 }

@@ -91,6 +91,7 @@ from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
 from playoff_formats.clock import ClockStatus
 from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.model import Result
+from playoff_formats.placings import PLACES_NOTE
 from playoff_formats.playoff import (
     DecisionMethod,
     Game,
@@ -437,7 +438,7 @@ class PlacingRow(_Shown):
     points: str
     champion: bool
     basis: str = Field(
-        default="", description="Where the place comes from: the play-off, or the tiebreaks"
+        default="", description='Where the place comes from: "play-off", "tiebreaks"'
     )
 
 
@@ -477,6 +478,9 @@ class HallView(_Shown):
     )
     champion: PlayerLabel | None
     placings: list[PlacingRow] = Field(description="Once there is a champion, by place")
+    placings_note: str | None = Field(
+        default=None, description="Where the places come from, said once beside them"
+    )
     clock_status_text: dict[str, str] = Field(
         description="What a game card says under its clocks, by the clock's status"
     )
@@ -607,6 +611,7 @@ class _Hall:
             stanzas=stanzas,
             champion=champion_label,
             placings=placings,
+            placings_note=PLACES_NOTE if placings else None,
             clock_status_text=CLOCK_STATUS_TEXT,
             clocks=clocks,
             next_change_ms=None if over else self.next_change_ms(),
@@ -1310,7 +1315,7 @@ class _Hall:
                 prize=_money(money, currency),
                 points=_points(float(points)) if points is not None else "",
                 champion=p.get("id") == winner,
-                basis=str(p.get("basis_text") or ""),
+                basis=str(p.get("basis_short") or ""),
             ))
         return sorted(rows, key=lambda r: r.place)
 
