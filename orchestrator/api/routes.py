@@ -52,6 +52,7 @@ from orchestrator.views.event import (
     event_watch_view,
 )
 from orchestrator.views.hall import HallView
+from orchestrator.views.start import AccessView, access_view
 from playoff_formats.errors import InputError
 from playoff_formats.foresight import (
     PendingGame,
@@ -480,6 +481,23 @@ def _key(request: Request, body: object) -> IdempotentRequest | None:
             "an Idempotency-Key has at most 255 characters", path="Idempotency-Key"
         )
     return IdempotentRequest.of(key, request.method, request.url.path, body)
+
+
+# --------------------------------------------------------------------------- access
+
+
+@router.get(
+    "/access", summary="What a token opens: its event, and the pages to open with it",
+    response_model=AccessView, responses=error_responses(401, 413, 422, 429, 503),
+)
+async def get_access(request: Request, service: ServiceDep, token: TokenDep) -> AccessView:
+    event_id, record = service.tokens.authorize(
+        None, token, action=Action.READ, address=_address(request)
+    )
+    state = service.event(event_id)
+    return access_view(
+        record.role, record.label, state, [service.playoff(p) for p in state.playoffs]
+    )
 
 
 # --------------------------------------------------------------------------- events
