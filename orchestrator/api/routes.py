@@ -267,7 +267,7 @@ def _playoff_format(value: str | dict[str, Any] | None, at: str = "format") -> P
 
 
 TOML = "application/toml"
-"""The media type of a TOML document (RFC 9618's registration)."""
+"""The media type of a TOML document, as the TOML specification names it."""
 
 _A_TOML_FORMAT = (
     f"a format written in TOML is sent as the body itself, with Content-Type: {TOML}"
