@@ -19,7 +19,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -46,6 +46,7 @@ from orchestrator.store import (
     StoreUnavailableError,
 )
 from orchestrator.timesource import SystemTime, TimeSource
+from orchestrator.views.start import api_address_page, wants_a_page
 from orchestrator.words import error_words
 from playoff_formats.errors import InputError, PlayoffError
 
@@ -188,9 +189,18 @@ def create_app(
         return JSONResponse(status_code=422, content={"detail": jsonable_encoder(detail)})
 
     @app.exception_handler(ServiceError)
-    async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
+    async def service_error(request: Request, exc: ServiceError) -> Response:
         retry = getattr(exc, "retry_after_s", None)
         headers = {"Retry-After": str(retry)} if retry is not None else None
+        if exc.status == 401 and wants_a_page(
+            request.method, request.headers.get("accept", "")
+        ):
+            # A person opened an address of the API in a browser (one the demo prints):
+            # the same refusal, as a page that says where to go instead.
+            return HTMLResponse(
+                api_address_page(request.url.path, str(request.url)), status_code=401,
+                headers={"Vary": "Accept"},
+            )
         return JSONResponse(
             status_code=exc.status, content={"detail": exc.reason}, headers=headers
         )

@@ -576,17 +576,36 @@ def demo(
     base = settings.base_url
     lines = [
         f"[bold]The service runs at {base}[/] (Ctrl-C stops it)",
+        f"  Start page:      {base}/",
         f"  API docs:        {base}/docs",
         f"  Hall display:    {base}/display/{made.playoff_id}#key={made.display_key}",
         f"  Arbiter console: {base}/arbiter/{made.playoff_id}",
+        f"  Event console:   {base}/arbiter/events/{made.event_id}",
         f"  Chief arbiter's token: {made.chief_token}",
         f"  Arbiter's token:       {made.arbiter_token}",
+        f"  Resume:          {resume_command(db, host, port)} (after a stop or a crash: "
+        "the same log, tokens and addresses)",
         f"  Play-off:        {base}/api/playoffs/{made.playoff_id}",
     ]
     console.print()
     for line in lines:  # one line each, however narrow the terminal: they are copied
         console.print(line, highlight=False, soft_wrap=True)
     _run(create_app(settings), host, port, "warning", settings)
+
+
+def resume_command(db: Path, host: str, port: int) -> str:
+    """The command that serves the demo's log again, where the demo served it."""
+    import shlex
+    import sys
+
+    # As the demo was started (`make demo` runs .venv/bin/playoff), else by its name.
+    program = sys.argv[0] if Path(sys.argv[0]).name == "playoff" else "playoff"
+    words = [program, "serve", "--db", str(db)]
+    if host != "127.0.0.1":
+        words += ["--host", host]
+    if port != 8000:
+        words += ["--port", str(port)]
+    return shlex.join(words)
 
 
 def _warn_open_uploads(settings: Any) -> None:
@@ -614,14 +633,34 @@ def _check_port(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
+                free = _free_port_after(family, kind, proto, address, port)
+                suggestion = f": --port {free} is free now" if free is not None else ""
                 _fail(
                     f"port {port} is already in use on {host}; stop what uses it, or choose "
-                    f"another port with --port (e.g. --port {port + 1 if port < 65535 else 8000})"
+                    f"another port with --port{suggestion}"
                 )
             _fail(
                 f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port "
                 "or --host"
             )
+
+
+def _free_port_after(
+    family: int, kind: int, proto: int, address: Any, taken: int, tries: int = 20
+) -> int | None:
+    """The first port after ``taken`` that the service could listen on now, within
+    ``tries``; None if none of them is free."""
+    import socket
+
+    for port in range(taken + 1, min(taken + 1 + tries, 65536)):
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((address[0], port, *address[2:]))
+            except OSError:
+                continue
+            return port
+    return None
 
 
 def print_bracket(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -13,15 +15,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
 
 from orchestrator.demo import DemoRefused, demo_event_at, prepare_demo
 from orchestrator.timesource import ManualTime
+from tests.browser import browser
 from tests.cli import ROOT, playoff_process, unwrapped
 from tests.server import free_port, running_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+__all__ = ["browser"]  # the fixture, from tests/browser.py
 
 BREAK = timedelta(minutes=30)  # GCT 2015 reg. 5
 
@@ -106,8 +114,9 @@ def demo_process(*args: str) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
         assert process.stdout is not None
         for line in process.stdout:
             text = line.strip()
-            for label in ("Hall display:", "Arbiter console:", "Chief arbiter's token:",
-                          "Play-off:"):
+            for label in ("Start page:", "API docs:", "Hall display:", "Arbiter console:",
+                          "Event console:", "Chief arbiter's token:", "Arbiter's token:",
+                          "Resume:", "Play-off:"):
                 value = text.removeprefix(label).strip()
                 # The bracket's title also begins "Play-off:"; the address is a URL.
                 if text.startswith(label) and (label != "Play-off:" or "://" in value):
@@ -171,20 +180,43 @@ def test_a_file_that_is_not_a_log_is_left_alone(tmp_path: Path, fresh: tuple[str
     assert notes.read_text(encoding="utf-8") == "the arbiter's notes\n"
 
 
+@contextmanager
+def two_ports_in_use() -> Iterator[int]:
+    """Two neighbouring ports listened on: the first of them."""
+    for _ in range(50):
+        with socket.socket() as first, socket.socket() as second:
+            first.bind(("127.0.0.1", 0))
+            port: int = first.getsockname()[1]
+            try:
+                second.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            first.listen()
+            second.listen()
+            yield port
+            return
+    raise AssertionError("no two neighbouring ports free on this machine")
+
+
 @pytest.mark.parametrize("command", ["demo", "serve"])
 def test_a_port_in_use_is_named_with_the_option_to_change_it(
     tmp_path: Path, command: str
 ) -> None:
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
+    # The next port taken too: the one suggested is one found free, not the next.
+    with two_ports_in_use() as port:
         db = tmp_path / "new.db"
         run = playoff_process(command, "--db", str(db), "--port", str(port))
-    assert run.returncode == 2
-    message = " ".join(run.stderr.split())
-    assert f"port {port} is already in use" in message
-    assert "--port" in message
+        assert run.returncode == 2
+        message = " ".join(run.stderr.split())
+        assert f"port {port} is already in use" in message
+        # The port it suggests is one the service could listen on.
+        suggested = re.search(r"--port (\d+) is free now", message)
+        assert suggested is not None, message
+        free = int(suggested.group(1))
+        assert free not in (port, port + 1)
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(("127.0.0.1", free))
     assert "Traceback" not in run.stderr
     assert not db.exists()  # nothing was written
 
@@ -205,3 +237,112 @@ def test_the_makefile_passes_the_port_and_starts_its_own_log_afresh() -> None:
     assert "--port 8123" in command[0]
     assert "--fresh" in command[0]
     assert "--db .demo/playoff.db" in command[0]
+
+
+# --------------------------------------------------------------------------- getting in
+
+
+def test_every_address_the_demo_prints_answers_a_browser_with_a_page(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from playwright.sync_api import expect
+
+    port = free_port()
+    with demo_process("--db", str(tmp_path / "playoff.db"), "--port", str(port)) as (
+        _, printed
+    ):
+        base = f"http://127.0.0.1:{port}"
+        assert printed["Start page:"] == f"{base}/"
+        _wait_for(printed["Start page:"])
+        page = browser.new_page()
+        page.set_default_timeout(30_000)  # a demo in a process of its own, on a busy machine
+        try:
+            pages = {
+                label: value for label, value in printed.items() if value.startswith(base)
+            }
+            assert set(pages) == {
+                "Start page:", "API docs:", "Hall display:", "Arbiter console:",
+                "Event console:", "Play-off:",
+            }
+            for label, url in pages.items():
+                answer = page.goto(url)
+                assert answer is not None, label
+                assert answer.headers["content-type"].startswith("text/html"), label
+            # What each shows: the hall display its play-off, live; the others their page.
+            page.goto(printed["Hall display:"])
+            page.wait_for_function("window.displayState && window.displayState.synced")
+            expect(page.get_by_test_id("title")).to_contain_text("UzChess Cup Masters 2025")
+            page.goto(printed["Play-off:"])
+            expect(page.get_by_test_id("address")).to_have_text(printed["Play-off:"])
+            page.goto(printed["Start page:"])
+            page.get_by_test_id("token-input").fill(printed["Arbiter's token:"])
+            page.get_by_test_id("token-submit").click()
+            page.locator("[data-page=arbiter-console] a").click()
+            page.wait_for_url(printed["Arbiter console:"])
+            expect(page.get_by_test_id("connection")).to_have_text("live")
+        finally:
+            page.close()
+
+
+def test_the_demo_resumes_after_a_crash_with_the_command_it_prints(tmp_path: Path) -> None:
+    db = tmp_path / "demo" / "playoff.db"
+    port = free_port()
+    with demo_process("--db", str(db), "--port", str(port)) as (process, printed):
+        chief = printed["Chief arbiter's token:"]
+        playoff_id = printed["Play-off:"].rsplit("/", 1)[-1]
+        _wait_for(printed["Hall display:"])
+        before = _log(f"http://127.0.0.1:{port}", chief, playoff_id)
+        process.kill()  # a crash: no shutdown of any kind
+        process.wait(timeout=20)
+    resume = printed["Resume:"].split(" (after", 1)[0]
+    words = shlex.split(resume)
+    assert words[:4] == ["playoff", "serve", "--db", str(db)]
+    assert words[4:] == ["--port", str(port)]
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as output:
+        served = subprocess.Popen(
+            [sys.executable, "-m", "orchestrator.cli", *words[1:]],
+            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+        )
+        try:
+            # A loaded machine may take a while to start it; one that exited says why.
+            deadline = time.monotonic() + 60
+            while True:
+                assert served.poll() is None, log.read_text()
+                try:
+                    answer = httpx.get(printed["Hall display:"], trust_env=False)
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.1)
+            assert answer.status_code == 200
+            after = _log(f"http://127.0.0.1:{port}", chief, playoff_id)
+            assert after == before  # every acknowledged event, nothing else
+            token = printed["Arbiter's token:"]
+            arbiter = httpx.get(
+                printed["Play-off:"], trust_env=False,
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert arbiter.status_code == 200
+            (match,) = [m for m in arbiter.json()["matches"] if m["id"] == 1]
+            (game,) = [g for g in match["games"] if g["number"] == 1]
+            assert game["started_at"] is not None and game["result"] is None
+        finally:
+            served.terminate()
+            served.wait(timeout=20)
+
+
+def test_the_readme_resumes_the_log_that_make_demo_writes() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    (demo,) = [line for line in makefile.splitlines() if "playoff demo" in line]
+    db = re.search(r"--db (\S+)", demo)
+    assert db is not None
+    resume = re.findall(r"^\.venv/bin/playoff serve --db (\S+)", readme, flags=re.M)
+    assert resume == [db.group(1)]
+    # The command the README gives is the one the demo prints for that log.
+    from orchestrator.cli import resume_command
+
+    assert resume_command(Path(db.group(1)), "127.0.0.1", 8000).endswith(
+        f"playoff serve --db {db.group(1)}"
+    )

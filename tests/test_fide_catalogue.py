@@ -256,7 +256,7 @@ def test_the_edition_comes_from_the_trf_start_date_and_the_explanation_says_whic
     said = regulation.standings(older).explanation[0]
     assert said == (
         "The FIDE tie-break rules applied are those of the 2024 edition of C.07 (in force "
-        "from 1 August 2024): the event started on 20 November 2025."
+        "from 1 April 2024): the event started on 20 November 2025."
     )
     newer = regulation.standings(read_trf(trf.format(start="2026/03/15"), "new.trf"))
     assert "2026 edition" in newer.explanation[0]

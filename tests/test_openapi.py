@@ -27,6 +27,8 @@ from tests.events import uzchess_json
 from tests.server import RunningServer, running_server
 
 schemathesis.checks.load_all_checks()
+# A play-off's format written in TOML is text: sent as its own media type, as text.
+schemathesis.serializer.alias("application/toml", "text/plain")
 CHECKS = schemathesis.checks.CHECKS.get_all()
 """Every check schemathesis has: what the description says of statuses, media types,
 bodies and headers, and that bodies it allows are taken, bodies it forbids refused,
@@ -36,8 +38,9 @@ BEYOND_THE_SCHEMA = {
         "a TRF is text whose records have rules of their own, and an event's games must "
         "name its players: no JSON Schema states either",
     "POST /api/events/{event_id}/playoff":
-        "an organiser's format document is checked by its own schema (`playoff schema "
-        "--playoff-format`) and its rules (stages that fit, a decider that can decide)",
+        "an organiser's format document (under `format`, or a TOML body) is checked by its "
+        "own schema (`playoff schema --playoff-format`) and its rules (stages that fit, a "
+        "decider that can decide)",
     "POST /api/playoffs/{playoff_id}/time-control":
         "a time control is a notation (`G/15+5`, `40/90+30, G/30+30`): a grammar, "
         "beyond a pattern",

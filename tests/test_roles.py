@@ -74,6 +74,7 @@ def routes(setup: Setup) -> list[tuple[str, str, dict[str, Any] | None, Action]]
     """Every route that takes an event's token: method, path, body, its action."""
     e, p = f"/api/events/{setup.event_id}", f"/api/playoffs/{setup.playoff_id}"
     found: list[tuple[str, str, dict[str, Any] | None, Action]] = [
+        ("GET", "/api/access", None, Action.READ),
         ("GET", e, None, Action.READ),
         ("GET", f"{e}/standings", None, Action.READ),
         ("GET", f"{e}/view?kind=hall", None, Action.READ),

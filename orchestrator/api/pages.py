@@ -1,6 +1,7 @@
-"""The pages people open in a browser: the hall display and the arbiter console.
+"""The pages people open in a browser: the start page, the hall display and the
+arbiter console.
 
-Both are static files in ``clients/`` (plain ES modules sharing ``clients/common``)
+All are static files in ``clients/`` (plain ES modules sharing ``clients/common``)
 served by the service itself from a folder it is given (no CDN, no network beyond
 the service), so they work in a hall without internet.
 """
@@ -14,7 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 __all__ = ["PAGES", "router"]
 
-PAGES = ("display", "console", "common")
+PAGES = ("display", "console", "common", "start")
 """The folders of ``clients/`` served under ``/static/``."""
 
 
@@ -26,6 +27,11 @@ def router(clients: Path) -> APIRouter:
         if not index.exists():
             return HTMLResponse("<!doctype html><title>Not built</title><p>Page missing.</p>", 503)
         return FileResponse(index, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    @pages.get("/", include_in_schema=False, response_model=None)
+    async def start() -> FileResponse | HTMLResponse:
+        """The start page: the pages of the service, and those a token opens."""
+        return page(clients / "start")
 
     @pages.get("/display/{playoff_id}", include_in_schema=False, response_model=None)
     async def display(playoff_id: str) -> FileResponse | HTMLResponse:

@@ -19,7 +19,7 @@ import hmac
 import re
 import string
 from collections.abc import Callable, Coroutine
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -52,6 +52,7 @@ from orchestrator.views.event import (
     event_watch_view,
 )
 from orchestrator.views.hall import HallView
+from orchestrator.views.start import AccessView, access_view
 from playoff_formats.errors import InputError
 from playoff_formats.foresight import (
     PendingGame,
@@ -61,7 +62,9 @@ from playoff_formats.foresight import (
 from playoff_formats.formats import BUILT_IN, PlayoffFormat, built_in
 from playoff_formats.formats.custom import format_from_document
 from playoff_formats.io.json_event import event_json_schema, parse_event
+from playoff_formats.io.reasons import clip
 from playoff_formats.io.strict_json import load_json
+from playoff_formats.io.toml_text import load_toml
 from playoff_formats.model import (
     MAX_BOARD_COUNT,
     MAX_ID,
@@ -241,18 +244,34 @@ class PlayoffRequest(Body_):
     )
 
 
-def _playoff_format(value: str | dict[str, Any] | None) -> PlayoffFormat | None:
-    """The format a play-off request names or gives; 422 with its path if refused."""
+def _playoff_format(value: str | dict[str, Any] | None, at: str = "format") -> PlayoffFormat | None:
+    """The format a play-off request names or gives; 422 with its path if refused.
+
+    ``at`` is where the format is in the body: under ``format`` in a JSON request,
+    the body itself when the body is the format (a TOML document)."""
     if value is None:
         return None
     if isinstance(value, str):
         found = built_in(value)
-        if found is None:
-            known = ", ".join(BUILT_IN)
-            raise InputError(f"no built-in play-off format {value!r}; known: {known}",
-                             path="format")
-        return found
-    return format_from_document(value, "", at="format")
+        if found is not None:
+            return found
+        known = ", ".join(BUILT_IN)
+        if len(value) > MAX_ID or not value.strip() or any(c in value for c in "\n=[{"):
+            # A document sent as a name (a TOML file pasted into the JSON): never echoed.
+            raise InputError(
+                f"a built-in format's name ({known}) or a format document as a JSON "
+                f"object; {_A_TOML_FORMAT}", path=at,
+            )
+        raise InputError(f"no built-in play-off format {value!r}; known: {known}", path=at)
+    return format_from_document(value, "", at=at)
+
+
+TOML = "application/toml"
+"""The media type of a TOML document, as the TOML specification names it."""
+
+_A_TOML_FORMAT = (
+    f"a format written in TOML is sent as the body itself, with Content-Type: {TOML}"
+)
 
 
 class ExtraBoardsRequest(Body_):
@@ -462,6 +481,23 @@ def _key(request: Request, body: object) -> IdempotentRequest | None:
             "an Idempotency-Key has at most 255 characters", path="Idempotency-Key"
         )
     return IdempotentRequest.of(key, request.method, request.url.path, body)
+
+
+# --------------------------------------------------------------------------- access
+
+
+@router.get(
+    "/access", summary="What a token opens: its event, and the pages to open with it",
+    response_model=AccessView, responses=error_responses(401, 413, 422, 429, 503),
+)
+async def get_access(request: Request, service: ServiceDep, token: TokenDep) -> AccessView:
+    event_id, record = service.tokens.authorize(
+        None, token, action=Action.READ, address=_address(request)
+    )
+    state = service.event(event_id)
+    return access_view(
+        record.role, record.label, state, [service.playoff(p) for p in state.playoffs]
+    )
 
 
 # --------------------------------------------------------------------------- events
@@ -774,20 +810,56 @@ async def issue_token(
     return {"role": body.role, "token": issued}
 
 
+_OPTION = (
+    f"Only with a {TOML} body, which is the format alone: the option a JSON body holds "
+    "as its field of the same name"
+)
+Prizes = Annotated[list[Money] | None, Query(max_length=MAX_PLACES, description=_OPTION)]
+
+
 @router.post(
     "/events/{event_id}/playoff", status_code=201, summary="Build the required play-off",
+    description=(
+        "The play-off the regulation prescribes, or the organiser's own format: a JSON "
+        "body (all fields optional) names a built-in format or gives the format document "
+        f"under `format`; a body of type `{TOML}` is the format document itself, written "
+        "in TOML, and the other options are then in the query (`?prizes=100000&prizes="
+        "50000`)."
+    ),
     response_model=PlayoffAnswer, responses=_TOKEN_ERRORS,
-    openapi_extra={"parameters": [IDEMPOTENCY_KEY_PARAMETER]},
+    openapi_extra={
+        "parameters": [IDEMPOTENCY_KEY_PARAMETER],
+        "requestBody": {
+            "required": False,
+            "content": {
+                "application/json": {"schema": {"$ref": _REF.format(model="PlayoffRequest")}},
+                TOML: {"schema": {
+                    "type": "string",
+                    "description": "The organiser's own play-off format, written in TOML "
+                    "(`playoff schema --playoff-format` describes its keys)",
+                }},
+            },
+        },
+    },
 )
 async def create_playoff(
     event_id: str,
     request: Request,
     service: ServiceDep,
     token: TokenDep,
-    body: Annotated[PlayoffRequest | None, Body()] = None,
+    prizes: Prizes = None,
+    points: Prizes = None,
+    deadline: Annotated[AwareInstant | None, Query(description=_OPTION)] = None,
+    not_before: Annotated[AwareInstant | None, Query(description=_OPTION)] = None,
+    generic: Annotated[bool | None, Query(description=_OPTION)] = None,
 ) -> dict[str, Any]:
     record = service.authorize(event_id, token, action=Action.CREATE, address=_address(request))
-    options = body or PlayoffRequest()
+    in_query = {
+        "prizes": prizes, "points": points, "deadline": deadline, "not_before": not_before,
+        "generic": generic,
+    }
+    in_query = {name: value for name, value in in_query.items() if value is not None}
+    options, format = await _playoff_request(request, in_query)
     state = await service.create_playoff(
         event_id,
         PlayoffOptions(
@@ -796,12 +868,56 @@ async def create_playoff(
             deadline=options.deadline,
             not_before=options.not_before,
             generic=options.generic,
-            format=_playoff_format(options.format),
+            format=format,
         ),
         actor=f"{record.role.value}:{record.token_id}",
         key=_key(request, options.model_dump(mode="json")),
     )
     return playoff_view(state, service.schedule_of(state))
+
+
+async def _playoff_request(
+    request: Request, in_query: dict[str, Any]
+) -> tuple[PlayoffRequest, PlayoffFormat | None]:
+    """A play-off request, as JSON or as a TOML format with its options in the query,
+    and the format it names or gives."""
+    kind = _media_type(request)
+    raw = await request.body()
+    if kind == TOML:
+        document = load_toml(_text(raw))
+        options = _validated(PlayoffRequest, {**in_query, "format": document}, "query")
+        return options, _playoff_format(document, at="")
+    if kind not in ("application/json", ""):
+        raise InputError(
+            f"send the play-off's options as application/json, or the organiser's own "
+            f"format alone as {TOML} (its options then in the query); not {clip(kind)!r}"
+        )
+    if in_query:
+        name = next(iter(in_query))
+        raise RequestValidationError([{
+            "loc": ("query", name), "type": "extra_forbidden",
+            "msg": f"with a JSON body, {name} is a field of the body",
+        }])
+    value = _json_value(raw) if raw.strip() else None
+    options = PlayoffRequest() if value is None else _validated(PlayoffRequest, value, "body")
+    return options, _playoff_format(options.format)
+
+
+def _media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+BodyModel = TypeVar("BodyModel", bound=BaseModel)
+
+
+def _validated(model: type[BodyModel], value: Any, where: str) -> BodyModel:
+    """``value`` as ``model``, or 422 naming each field under ``where``."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        raise RequestValidationError([
+            {**e, "loc": (where, *e["loc"])} for e in exc.errors(include_url=False)
+        ]) from None
 
 
 @router.post(
@@ -1018,6 +1134,11 @@ def complete_openapi(document: dict[str, Any]) -> dict[str, Any]:
     references of those routes follow.
     """
     schemas: dict[str, Any] = document.setdefault("components", {}).setdefault("schemas", {})
+    # The play-off's request is read by its route (JSON or a TOML format), which names
+    # its JSON schema itself.
+    request = PlayoffRequest.model_json_schema(ref_template=_REF)
+    schemas.update(request.pop("$defs", {}))
+    schemas["PlayoffRequest"] = request
     paths: dict[str, Any] = document.get("paths", {})
     upload = [("/api/events", "post")]
     for prefix, extra, operations in (

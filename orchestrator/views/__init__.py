@@ -7,6 +7,8 @@
   control may do now.
 - :mod:`.event`: the views of a main event before its play-off (the play-off
   watch), for its arbiter console and its hall display.
+- :mod:`.start`: getting in: the pages a token opens (the start page's list), and
+  the page a browser gets at an address of the API.
 
 A view is a pure function of the play-off's state and a :class:`ViewContext`
 (the time, the schedule as planned at that time, the final placings). Clients

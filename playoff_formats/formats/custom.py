@@ -29,17 +29,16 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from typing import Any
 
 from pydantic import ValidationError
 
 from playoff_formats.errors import InputError
 from playoff_formats.formats.model import PlayoffFormat
+from playoff_formats.io.toml_text import load_toml
 
 __all__ = ["format_from_document", "format_from_text", "playoff_format_schema"]
 
-_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _PATH = re.compile(r"[a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)*")
 _DECIDER_KINDS = frozenset({"armageddon", "sudden-death", "lot"})
 
@@ -48,18 +47,9 @@ def format_from_text(text: str, filename: str) -> PlayoffFormat:
     """The format a ``.toml`` or ``.json`` document describes (``filename`` chooses
     the syntax and names the file in messages)."""
     lowered = filename.lower()
+    document: Any
     if lowered.endswith(".toml"):
-        try:
-            document: Any = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            message = str(error)
-            at = _TOML_AT.search(message)
-            if at:
-                raise InputError(
-                    f"TOML syntax: {message[: at.start()]}", source=filename,
-                    line=int(at.group(1)), column=int(at.group(2)),
-                ) from None
-            raise InputError(f"TOML syntax: {message}", source=filename) from None
+        document = load_toml(text, filename)
     elif lowered.endswith(".json"):
         try:
             document = json.loads(text)

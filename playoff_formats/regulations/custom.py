@@ -26,12 +26,11 @@ saying where.
 from __future__ import annotations
 
 import json
-import re
-import tomllib
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from playoff_formats.errors import InputError, PlayoffError
+from playoff_formats.io.toml_text import load_toml
 from playoff_formats.regulations.base import CriteriaRegulation
 from playoff_formats.regulations.kinds import TEAM_CHESS, EventKind
 from playoff_formats.standings import Standings
@@ -101,8 +100,6 @@ class FideTeamRegulation(CriteriaRegulation):
         found = self.ranked(team_indexes(event)[self.score])
         said = f"Teams are ranked by {NAMES[self.score]}, then by the criteria in order."
         return replace(found, explanation=(said, *found.explanation))
-_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
-_TOML_AT_END = re.compile(r"\s*\(at end of document\)$")
 
 
 def regulation_from_text(text: str, filename: str) -> CriteriaRegulation:
@@ -125,28 +122,7 @@ def _parse(text: str, filename: str) -> dict[str, Any]:
 
 
 def _parse_toml(text: str, filename: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        at = _TOML_AT.search(message)
-        if at:
-            raise InputError(
-                f"TOML syntax: {message[: at.start()]}",
-                source=filename,
-                line=int(at.group(1)),
-                column=int(at.group(2)),
-            ) from None
-        at_end = _TOML_AT_END.search(message)
-        if at_end:
-            lines = text.split("\n")
-            raise InputError(
-                f"TOML syntax: {message[: at_end.start()]} at the end of the file",
-                source=filename,
-                line=len(lines),
-                column=len(lines[-1]) + 1,
-            ) from None
-        raise InputError(f"TOML syntax: {message}", source=filename) from None
+    return load_toml(text, filename)
 
 
 def _parse_json(text: str, filename: str) -> dict[str, Any]:

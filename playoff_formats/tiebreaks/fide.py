@@ -1,7 +1,7 @@
 """FIDE tie-breaks (Handbook C.07, Play-Off and Tie-Break Regulations), by code.
 
 Two editions are implemented (:mod:`playoff_formats.tiebreaks.editions`): the
-one in force from 1 August 2024 and the one in force from 1 March 2026
+one in force from 1 April 2024 and the one in force from 1 March 2026
 (approved by the FIDE Council on 2 February 2026), chosen by the event's start
 date unless the regulation names one. The 2026 text keeps the 2024 article
 numbers; what changed for the criteria here is the cap on the dummy opponent of
