@@ -37,11 +37,15 @@ from orchestrator.errors import Forbidden, TooManyRequests, Unauthorized
 from playoff_formats.tiebreaks.words import join
 
 __all__ = [
+    "HALL_KEY_MADE",
+    "HALL_KEY_TITLE",
+    "HALL_KEY_WORDS",
     "NOT_VALID",
     "FailedAttempts",
     "KeyScope",
     "PlayoffKnownAs",
     "TokenIndex",
+    "display_key_request",
     "not_for_a_hall_screen",
     "not_this_keys",
 ]
@@ -165,6 +169,24 @@ def _known_as(playoff: PlayoffKnownAs) -> str:
     return f"{playoff.id} ({join(playoff.players)})"
 
 
+HALL_KEY_TITLE = "Hall display key"
+"""The arbiter console's panel where the chief arbiter makes display keys."""
+HALL_KEY_WORDS = (
+    "A hall screen takes a display key, which only shows the play-off: make one for each "
+    "screen and open its address there. A token that can send commands never goes in a "
+    "hall screen's address, which everyone in the hall can read."
+)
+HALL_KEY_MADE = "Open this address on the hall screen (it holds the new display key):"
+
+
+def display_key_request(event_id: str) -> dict[str, object]:
+    """The request that makes a display key for the event's hall screens."""
+    return {
+        "method": "POST", "path": f"/api/events/{event_id}/tokens",
+        "body": {"role": "display", "label": "hall screen"},
+    }
+
+
 def not_for_a_hall_screen(role: Role, event_id: str, playoff_id: str | None = None) -> str | None:
     """Why a key of ``role`` must not open a hall screen (None: it may).
 
@@ -179,7 +201,7 @@ def not_for_a_hall_screen(role: Role, event_id: str, playoff_id: str | None = No
     return (
         f"this key can send commands ({whose}): a hall screen shows its address to "
         "everyone, so it takes a display key, which only shows. The chief arbiter makes "
-        "one in the arbiter console (\"Hall display key\"), or with POST "
+        f"one in the arbiter console (\"{HALL_KEY_TITLE}\"), or with POST "
         f"/api/events/{event_id}/tokens and the body {{\"role\": \"display\"}}; then open "
         f"{page}#key= followed by that key"
     )
