@@ -427,8 +427,12 @@ async def _command(
         command = parse_command(body)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        _refuse(service, connection, "bad-command", f"{where}: {first['msg']}", command_id)
+        loc = [str(p) for p in first["loc"]]
+        if loc and isinstance(body, dict) and loc[0] == body.get("type"):
+            loc = loc[1:]  # the command's type, which the union is told apart by: no field
+        where = ".".join(loc)
+        reason = f"{where}: {first['msg']}" if where else str(first["msg"])
+        _refuse(service, connection, "bad-command", reason, command_id)
         return
     try:
         outcome = await service.execute(
