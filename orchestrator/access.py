@@ -205,5 +205,3 @@ def not_for_a_hall_screen(role: Role, event_id: str, playoff_id: str | None = No
         f"/api/events/{event_id}/tokens and the body {{\"role\": \"display\"}}; then open "
         f"{page}#key= followed by that key"
     )
-
-

@@ -246,3 +246,23 @@ def test_a_token_that_is_not_valid_is_still_not_valid_and_counted(
             codes = [stranger.get(f"/api/playoffs/{ours.playoff}").status_code
                      for _ in range(5)]
         assert codes == [401, 401, 401, 429, 429]
+
+
+def test_a_bridge_events_key_names_its_extra_boards_by_the_teams(server: RunningServer) -> None:
+    bridge = {
+        "name": "Knock-out, round 3", "kind": "team", "regulation": "ebu-143.7",
+        "teams": [{"id": "N", "name": "North London"}, {"id": "S", "name": "Surrey"}],
+        "matches": [{"round": 1, "home": "N", "away": "S", "venue": "neutral",
+                     "boards": [420, -420, 50, -50]}],
+    }
+    with server.client() as anonymous:
+        made = ok(anonymous.post("/api/events", content=json.dumps(bridge), headers=JSON))
+    with server.client(made["chief_token"]) as chief:
+        extra = ok(chief.post(f"/api/events/{made['id']}/extra-boards", json={
+            "home": "N", "away": "S", "scheduled": 48, "competition": "hubert-phillips-bowl",
+        }))["id"]
+        answer = chief.get("/api/playoffs/no-such/view")
+    assert (answer.status_code, answer.json()["detail"]) == (404, (
+        f"this key is for Knock-out, round 3 (event {made['id']}), not for play-off "
+        f"'no-such': its play-off is {extra} (extra boards, North London v Surrey)"
+    ))
