@@ -22,7 +22,7 @@ class Unauthorized(ServiceError):
 
 
 class Forbidden(ServiceError):
-    """A real token, but for another event or without the right to do this."""
+    """A valid token without the right to do this."""
 
     status = 403
 

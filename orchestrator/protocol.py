@@ -61,6 +61,11 @@ class HelloData(_Frame):
         description="The view to receive as view frames (default: the role's: a display "
         "gets the hall's, an arbiter the console's; a display cannot have the console's)",
     )
+    screen: Literal["hall"] | None = Field(
+        default=None,
+        description="A hall screen, whose address everyone in the hall can read, says so: "
+        "it takes a display key only, and a token that can send commands is refused (4403)",
+    )
 
 
 class Hello(_Frame):

@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from orchestrator import schedule, snapshots
-from orchestrator.access import NOT_VALID, TokenIndex
+from orchestrator.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
 from orchestrator.auth import Action, Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.commands import (
@@ -92,6 +92,7 @@ from playoff_formats.model import Event, IndividualEvent
 from playoff_formats.regulations import get_regulation, playoff_format
 from playoff_formats.schedule import Plan
 from playoff_formats.standings import Standings
+from playoff_formats.tiebreaks.words import short_name
 
 __all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id", "not_final"]
 
@@ -471,13 +472,15 @@ class Service:
         self, event_id: str, token: str | None, *, action: Action, address: str | None = None,
         what: str | None = None,
     ) -> TokenRecord:
-        """The token's record for ``event_id``: 401 if missing, unknown or for another
-        event (the same answer), 403 if its role may not do ``action``, 429 after too
-        many failures from ``address``. The token is checked before the event is looked
-        up, so nobody without a token learns whether an id exists."""
-        _, record = self.tokens.authorize(
-            event_id, token, action=action, address=address, what=what
-        )
+        """The token's record for ``event_id``: 401 if missing or unknown, 429 after too
+        many failures from ``address``; 404 saying what the token opens if ``event_id``
+        is not its event (another's, or none); 403 if its role may not do ``action``.
+        The token is checked before the event is looked up, so nobody without a token
+        learns whether an id exists."""
+        own, record = self.tokens.identify(token, address=address)
+        if own != event_id:
+            raise NotFound(not_this_keys(self.key_scope(own), event_id, "event"))
+        self.tokens.permit(record, action, what)
         self.event(event_id)
         return record
 
@@ -485,18 +488,38 @@ class Service:
         self, playoff_id: str, token: str | None, *, action: Action, address: str | None = None,
         what: str | None = None,
     ) -> tuple[PlayoffState, TokenRecord]:
-        """A play-off and the token's record for its event, the token checked first."""
-        event_id, record = self.tokens.authorize(
-            None, token, action=action, address=address, what=what
-        )
+        """A play-off and the token's record for its event, the token checked first
+        (as :meth:`authorize`)."""
+        event_id, record = self.tokens.identify(token, address=address)
         state = self._playoffs.get(playoff_id)
         if state is None or state.event_id != event_id:
             if playoff_id in self._events[event_id].playoffs:
                 self.playoff(playoff_id)  # linked but left aside at start-up: 503
-            # Unknown, or another event's: the same answer as a wrong token, or the
-            # answer would tell that the token is valid somewhere.
-            self.tokens.attempts.refuse(address, NOT_VALID)
+            # Another event's or none: the same answer, what the token opens.
+            raise NotFound(not_this_keys(self.key_scope(event_id), playoff_id, "play-off"))
+        self.tokens.permit(record, action, what)
         return state, record
+
+    def key_scope(self, event_id: str) -> KeyScope:
+        """What a token of ``event_id`` opens, as people know it: the event's name and
+        id, and its play-offs with who plays them."""
+        event = self._events[event_id]
+        known = []
+        for playoff_id in event.playoffs:
+            state = self._playoffs.get(playoff_id)
+            if state is None:  # left aside at start-up: its id alone
+                known.append(PlayoffKnownAs(playoff_id))
+            elif state.extra is not None:
+                teams = (state.extra.home, state.extra.away)
+                known.append(PlayoffKnownAs(
+                    playoff_id, tuple(state.names.get(t, t) for t in teams), extra_boards=True
+                ))
+            else:
+                seeds = sorted(state.chess.participants, key=lambda p: p.seed)
+                known.append(PlayoffKnownAs(
+                    playoff_id, tuple(short_name(state.names.get(p.id, p.id)) for p in seeds)
+                ))
+        return KeyScope(event.event.name, event_id, tuple(known))
 
     # ------------------------------------------------------------------ events
 

@@ -378,20 +378,32 @@ def test_an_unknown_token_is_401(playoff: Playoff) -> None:
 # --------------------------------------------------------------------------- 403
 
 
-def test_a_token_of_another_event_is_refused_as_an_unknown_one(
+def test_a_token_of_another_event_is_told_what_it_opens(
     playoff: Playoff, other_event: Event
 ) -> None:
-    """It tells nothing: not that the token is valid elsewhere, nor that the id exists."""
+    """A valid token is told its own event and play-offs, in the same words whatever
+    it asked for: it learns nothing it could not read already, nor whether the id it
+    asked for exists. An unknown token is still only "not valid"."""
     other = other_event.chief
     unknown = refused(playoff.server, lambda: playoff.server.client("made-up").get(
         f"/api/events/{playoff.event.id}"), 401)
-    response = refused(playoff.server, lambda: other.get(f"/api/events/{playoff.event.id}"), 401)
-    assert detail(response) == detail(unknown) == "this token is not valid"
+    assert detail(unknown) == "this token is not valid"
+    response = refused(playoff.server, lambda: other.get(f"/api/events/{playoff.event.id}"), 404)
+    made_up = refused(playoff.server, lambda: other.get("/api/events/no-such-event"), 404)
+    opens = f"this key is for UzChess Cup Masters 2025 (event {other_event.id}), not for event"
+    assert detail(response) == f"{opens} {playoff.event.id!r}: it has no play-off yet"
+    assert detail(made_up) == f"{opens} 'no-such-event': it has no play-off yet"
     refused(
         playoff.server,
         lambda: other.post(f"/api/events/{playoff.event.id}/tokens", json={"role": "arbiter"}),
-        401,
+        404,
     )
+    # The play-off of another event: the same words as for an id that does not exist.
+    real = refused(playoff.server, lambda: other.get(playoff.url), 404, playoff)
+    none = refused(playoff.server, lambda: other.get("/api/playoffs/no-such"), 404, playoff)
+    words = "this key is for UzChess Cup Masters 2025 (event {}), not for play-off {!r}: it has "
+    assert detail(real) == words.format(other_event.id, playoff.id) + "no play-off yet"
+    assert detail(none) == words.format(other_event.id, "no-such") + "no play-off yet"
 
 
 def test_a_display_key_may_read_but_not_write(playoff: Playoff) -> None:
@@ -441,34 +453,56 @@ def test_a_second_chief_token_cannot_be_issued(server: RunningServer, event: Eve
 # --------------------------------------------------------------------------- 404
 
 
-def test_an_unknown_event_is_refused_as_another_events_would_be(
+def test_an_unknown_event_is_answered_with_what_the_token_opens(
     server: RunningServer, event: Event
 ) -> None:
-    """A token is its event's: any other id, real or not, gets the same answer."""
-    response = refused(server, lambda: event.chief.get("/api/events/no-such-event"), 401)
-    assert detail(response) == "this token is not valid"
-    refused(server, lambda: event.chief.get("/api/events/no-such-event/standings"), 401)
-    refused(server, lambda: event.chief.post("/api/events/no-such-event/playoff", json={}), 401)
+    """A token is its event's: any other id, real or not, gets the same answer, which
+    names the token's own event, so that a mistyped id is not taken for a bad token."""
+    response = refused(server, lambda: event.chief.get("/api/events/no-such-event"), 404)
+    assert detail(response) == (
+        f"this key is for UzChess Cup Masters 2025 (event {event.id}), not for event "
+        "'no-such-event': it has no play-off yet"
+    )
+    refused(server, lambda: event.chief.get("/api/events/no-such-event/standings"), 404)
+    refused(server, lambda: event.chief.post("/api/events/no-such-event/playoff", json={}), 404)
 
 
-def test_an_unknown_playoff_is_refused_as_a_wrong_token_would_be(
+def test_an_unknown_playoff_is_answered_with_what_the_token_opens(
     playoff: Playoff, anonymous: httpx.Client
 ) -> None:
-    """Without a token, or with one of another event, a real play-off and an unknown id
-    get the same answer: ids cannot be probed, nor tokens tried against them."""
+    """A valid token asking for a play-off id that is not its event's is told which
+    play-off it opens, at every route; without a token, a real play-off and an unknown
+    id get the same answer: ids cannot be probed, nor tokens tried against them."""
     chief = playoff.chief
-    response = refused(playoff.server, lambda: chief.get("/api/playoffs/no-such"), 401, playoff)
-    assert detail(response) == "this token is not valid"
-    for path in ("/jobs", "/events", "/pgn", "/placings"):
-        refused(playoff.server, partial(chief.get, f"/api/playoffs/no-such{path}"), 401, playoff)
-    refused(
+    response = refused(playoff.server, lambda: chief.get("/api/playoffs/no-such"), 404, playoff)
+    names = chief.get(playoff.url).json()["names"]
+    assert detail(response) == (
+        f"this key is for UzChess Cup Masters 2025 (event {playoff.event.id}), not for "
+        f"play-off 'no-such': its play-off is {playoff.id} (Praggnanandhaa R, Abdusattorov "
+        "and Sindarov)"
+    )
+    assert set(names.values()) == {
+        "Praggnanandhaa R", "Abdusattorov, Nodirbek", "Sindarov, Javokhir"
+    }
+    for path in ("/jobs", "/events", "/pgn", "/placings", "/view", "/view?kind=arbiter"):
+        answer = refused(
+            playoff.server, partial(chief.get, f"/api/playoffs/no-such{path}"), 404, playoff
+        )
+        assert detail(answer) == detail(response)
+    with playoff.server.client(playoff.issue("display")) as display:
+        # A display key may not read the log: but first, this is not its play-off.
+        answer = refused(playoff.server, lambda: display.get("/api/playoffs/no-such/events"),
+                         404, playoff)
+        assert detail(answer) == detail(response)
+    answer = refused(
         playoff.server,
         lambda: chief.post(
             "/api/playoffs/no-such/matches/1/games/1/result", json={"result": "1-0"}
         ),
-        401,
+        404,
         playoff,
     )
+    assert detail(answer) == detail(response)
     real = anonymous.get(playoff.url)
     unknown = anonymous.get("/api/playoffs/no-such")
     assert (real.status_code, real.json()) == (unknown.status_code, unknown.json())

@@ -189,9 +189,11 @@ def test_refusals_change_nothing(server: RunningServer) -> None:
         with server.client(display) as hall:
             refused(hall.post(path, json=body), 403, "read-only")
             refused(hall.get(f"/api/events/{event_id}/view"), 403, "hall")
-        _, other_token = upload(server, before_round_9())
+        other_id, other_token = upload(server, before_round_9())
         with server.client(other_token) as other:
-            refused(other.post(path, json=body), 401, "not valid")
+            refused(other.post(path, json=body), 404,
+                    f"this key is for UzChess Cup Masters 2025 (event {other_id}), not for "
+                    f"event {event_id!r}")
         after = ok(chief.get(f"/api/events/{event_id}"))
         assert after["seq"] == before["seq"] + 2  # the two tokens, and nothing else
         assert after["pending"] == before["pending"]

@@ -94,8 +94,11 @@ def test_prepare_demo_keeps_an_existing_log_unless_fresh(tmp_path: Path) -> None
     with running_server(db, ManualTime()) as server:
         client = server.client(again.chief_token)
         assert client.get(f"/api/playoffs/{again.playoff_id}").status_code == 200
-        # The first log's play-off is gone: to this token, as any id not its event's.
-        assert client.get(f"/api/playoffs/{first.playoff_id}").status_code == 401
+        # The first log's play-off is gone: to this token, as any id not its event's,
+        # which it is told what it opens.
+        gone = client.get(f"/api/playoffs/{first.playoff_id}")
+        assert gone.status_code == 404
+        assert f"its play-off is {again.playoff_id} (" in gone.json()["detail"]
 
 
 # --------------------------------------------------------------------------- the command

@@ -71,8 +71,13 @@ def test_a_stream_that_cannot_be_folded_is_left_aside_and_the_rest_starts(
                 answer = chief.get(f"/api/playoffs/{stream_id}")
                 assert answer.status_code == 503
                 assert "could not be loaded" in answer.json()["detail"]
-            # An event that could not be loaded has no token either: nobody reaches it.
-            assert chief.get("/api/events/bad3").status_code == 401
+            # An event that could not be loaded has no token either: nobody reaches it,
+            # and a token of another event is told what it opens, as for any id.
+            answer = chief.get("/api/events/bad3")
+            assert answer.status_code == 404
+            assert answer.json()["detail"].startswith(
+                f"this key is for UzChess Cup Masters 2025 (event {event_id}), not for event "
+                "'bad3'")
         with server.client() as anyone:
             assert anyone.get("/api/health").json() == {"status": "degraded", "quarantined": 3}
             assert anyone.get("/api/admin/quarantine").status_code == 401

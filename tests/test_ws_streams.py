@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from clients.python.client import Message, PlayoffClient
-from clients.python.errors import AuthError, CommandError
+from clients.python.errors import AuthError, CommandError, NotFound
 from orchestrator.api import ws as ws_endpoint
 from orchestrator.commands import PressClock
 from orchestrator.timesource import ManualTime, TimeSource
@@ -570,10 +570,12 @@ async def test_the_token_goes_in_the_first_message_only(
         # The client library stops with AuthError (it never reconnects on 4401).
         with pytest.raises(AuthError):
             await setup.client("not-a-token", "hall").connect()
-        # No such play-off: the same refusal as a wrong token (a valid token does not
-        # learn whether an id exists, nor a wrong one that it is wrong only here).
-        with pytest.raises(AuthError):
+        # No such play-off for a valid token: it is told what it opens (4404), never
+        # that it is not valid, which would have its holder retype a good token.
+        with pytest.raises(NotFound) as wrong:
             await PlayoffClient(server.base_url, "nope", setup.displays[0]).connect()
+        assert wrong.value.reason.startswith("this key is for UzChess Cup Masters 2025 (event ")
+        assert f"its play-off is {setup.playoff_id} (" in wrong.value.reason
         # A token in the URL is not a hello.
         monkeypatch.setattr(ws_endpoint, "HELLO_TIMEOUT_S", 0.3)
         began = time.monotonic()
@@ -593,27 +595,44 @@ async def test_the_token_goes_in_the_first_message_only(
         await ws.close()
 
 
-async def test_a_token_of_another_event_is_refused_as_an_unknown_one(tmp_path: Path) -> None:
-    """A refusal never tells whether a token is valid elsewhere: the same error frame,
-    close code and reason for an unknown token, a missing one and another event's."""
+async def test_a_token_of_another_event_is_told_what_it_opens(tmp_path: Path) -> None:
+    """A token that is not valid, or none, is refused in the same words; a valid token
+    of another event is told what it opens (close 4404), in the same words as for a
+    play-off id that does not exist: it tells nothing of the play-off it asked for."""
     async with served(tmp_path / "log.db", ManualTime()) as server:
         setup = await asyncio.to_thread(make_playoff, server, 1, False)
         other = await asyncio.to_thread(make_playoff, server, 1, False)
-        answers = []
-        for token in ("not-a-token", None, other.chief, other.arbiter, other.displays[0]):
-            ws = await connect(setup.ws_url)
+
+        async def answer(url: str, token: str | None) -> tuple[Any, int, str]:
+            ws = await connect(url)
             await ws.send(json.dumps({"t": "hello", "d": {"token": token}}))
             error = json.loads(await asyncio.wait_for(ws.recv(), 5))
             with pytest.raises(ConnectionClosed) as closed:
                 await asyncio.wait_for(ws.recv(), 5)
             assert closed.value.rcvd is not None
-            answers.append((error, closed.value.rcvd.code, closed.value.rcvd.reason))
+            return error, closed.value.rcvd.code, closed.value.rcvd.reason
+
         refused = "this token is not valid"
-        assert answers[0] == (
-            {"t": "error", "seq": 0, "d": {"code": "forbidden", "reason": refused}},
-            4401, refused,
-        )
-        assert all(answer == answers[0] for answer in answers), answers
+        for token in ("not-a-token", None):
+            assert await answer(setup.ws_url, token) == (
+                {"t": "error", "seq": 0, "d": {"code": "forbidden", "reason": refused}},
+                4401, refused,
+            )
+        unknown_url = setup.ws_url.rsplit("/", 1)[0] + "/no-such"
+        for token in (other.chief, other.arbiter, other.displays[0]):
+            error, code, reason = await answer(setup.ws_url, token)
+            opens = (
+                f"this key is for UzChess Cup Masters 2025 (event {other.event_id}), not for "
+                f"play-off {{!r}}: its play-off is {other.playoff_id} ("
+            )
+            assert code == 4404
+            assert error["d"]["reason"].startswith(opens.format(setup.playoff_id))
+            assert reason == error["d"]["reason"].encode()[:123].decode("utf-8", "ignore")
+            none_error, none_code, _ = await answer(unknown_url, token)
+            assert none_code == 4404
+            assert none_error["d"]["reason"] == error["d"]["reason"].replace(
+                repr(setup.playoff_id), "'no-such'"
+            )
 
 
 async def test_the_default_hello_timeout_is_five_seconds() -> None:

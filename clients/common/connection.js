@@ -28,13 +28,16 @@ export class PlayoffConnection {
    * @param {() => string} options.token  the token or display key (read at each hello)
    * @param {string} options.client        a name for the server's logs
    * @param {"hall"|"arbiter"} options.view the view this page renders
+   * @param {"hall"} [options.screen]      a hall screen: the server refuses it any
+   *                                       key but a display key (close 4403)
    * @param {string} [options.prefix]      a path prefix before /ws and /api
    */
-  constructor({ playoffId, token, client, view, prefix = "" }) {
+  constructor({ playoffId, token, client, view, screen = null, prefix = "" }) {
     this.playoffId = playoffId;
     this.token = token;
     this.client = client;
     this.viewKind = view;
+    this.screen = screen;
     // This page's own id, the same in every hello: a reconnection replaces the
     // connection the server may still hold for it, never another screen's.
     this.instance = (globalThis.crypto && crypto.randomUUID)
@@ -50,6 +53,7 @@ export class PlayoffConnection {
     this.frozenAt = null;      // server ms at which clocks froze (connection lost)
     this.role = null;
     this.error = null;
+    this._refusal = null;      // the reason of an error frame before welcome, whole
     this.counts = { frames: 0, events: 0, views: 0, clocks: 0, snapshots: 0, welcomes: 0 };
     this.listeners = new Map();
     this._ws = null;
@@ -98,12 +102,15 @@ export class PlayoffConnection {
     this._welcomed = false;
     this._openedAt = localNow();
     this._lastFrameAt = this._openedAt;
+    this._refusal = null;
     sock.onopen = () => {
       if (sock !== this._ws) return;
-      sock.send(JSON.stringify({ t: "hello", d: {
+      const hello = {
         token: this.token(), last_seq: this.seq, client: this.client, view: this.viewKind,
         instance: this.instance,
-      } }));
+      };
+      if (this.screen) hello.screen = this.screen;
+      sock.send(JSON.stringify({ t: "hello", d: hello }));
     };
     sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };
     sock.onclose = (event) => { if (sock === this._ws) this._lost(sock, event.code, event.reason); };
@@ -180,10 +187,13 @@ export class PlayoffConnection {
     this.synced = false;
     if (wasUp) this._attempt = 0;
     let delay;
-    if (code === 4401 || code === 4404 || code === 4429) {
+    if (code === 4401 || code === 4403 || code === 4404 || code === 4429) {
       // 4429: too many failed attempts from this address; a valid token is never
-      // refused so, so this one is not valid either: say why and stop.
-      this.error = reason || (code === 4404 ? "no such play-off" : "the token was refused");
+      // refused so, so this one is not valid either: say why and stop. The error
+      // frame before the close has the server's words whole (a close frame holds
+      // only 123 bytes of them).
+      this.error = this._refusal || reason
+        || (code === 4404 ? "no such play-off" : "the token was refused");
       this._setState("refused");
       this._emit("refused", code, this.error);
       return;
@@ -224,6 +234,7 @@ export class PlayoffConnection {
       case "pong": this._sample(d.server_ms, receivedAt); break;
       case "ack": this._emit("ack", msg.id, d, msg.seq); break;
       case "error":
+        if (!this._welcomed && !msg.id && typeof d.reason === "string") this._refusal = d.reason;
         if (msg.id) this._emit("error", msg.id, d);
         else this._emit("error", null, d);
         break;

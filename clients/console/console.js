@@ -27,6 +27,7 @@ import {
   planHtml,
 } from "./render.js";
 import { verifyDraw } from "./verify.js";
+import { listenHallKey, renderHallKey } from "./hallkey.js";
 
 const PLAYOFF = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const TOKEN_KEY = `arbiter-console:token:${PLAYOFF}`;
@@ -78,7 +79,7 @@ function adviceFor(code) {
     case "network":
       return "The server did not answer, so the command may not have arrived. Check the network and what the console shows before sending it again.";
     case "not-found":
-      return "Check the address of this page: the play-off was not found.";
+      return "The token is good: check the address of this page against the play-off named above.";
     default:
       return "Check the state shown, then try again; if it persists, tell the chief arbiter.";
   }
@@ -210,6 +211,7 @@ function render() {
   patch("changes", changesHtml(view.changes));
   $("placings").hidden = !view.placings;
   patch("placings", view.placings ? placingsHtml(view.placings) : "");
+  renderHallKey(view, conn.role);
   for (const form of document.querySelectorAll("form[data-form]")) refreshForm(form);
   tick();
 }
@@ -336,7 +338,7 @@ conn.on("refused", (code, reason) => {
     forget();
     pushAlert("Too many wrong tokens from this network", reason, "rate-limited", "connection");
   } else {
-    pushAlert("Connection refused", reason, "not-found", "connection");
+    pushAlert("Not this token's play-off", reason, "not-found", "connection");
   }
 });
 
@@ -509,6 +511,7 @@ function start() {
 }
 
 $("sign-out").addEventListener("click", forget);
+listenHallKey(() => ({ view: conn.view, token: S.token }), () => renderHallKey(conn.view, conn.role));
 window.addEventListener("resize", renderPlan);
 setInterval(tick, 100);
 setInterval(() => {

@@ -98,7 +98,8 @@ async function poll(generation) {
       }
       if (err.status === 404) {
         showStatus("refused");
-        pushAlert("No such event", err.message, "Check the address of this page.");
+        pushAlert("Not this token's event", err.message,
+          "The token is good: check the address of this page against the event named above.");
         return;
       }
       failures += 1;

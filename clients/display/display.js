@@ -72,8 +72,10 @@ const shown = {
 };
 window.displayState = shown;
 
+// A hall screen: the server takes a display key only, never a token that can send
+// commands, which anyone reading this screen's address would have.
 const conn = new PlayoffConnection({
-  playoffId, prefix, token: () => key, client: "hall-display", view: "hall",
+  playoffId, prefix, token: () => key, client: "hall-display", view: "hall", screen: "hall",
 });
 
 let dirty = true;
@@ -84,7 +86,8 @@ function showConnection() {
   shown.error = state === "error" ? conn.error : shown.error;
   const el = document.getElementById("conn");
   setAttr(el, "data-state", state);
-  setText(el, state === "error" ? shown.error || "error" : CONNECTION_TEXT[state] || state);
+  // Refused: the server's words, often long, go on the stage; the pill stays short.
+  setText(el, state === "error" ? "refused" : CONNECTION_TEXT[state] || state);
   const offline = document.getElementById("offline");
   offline.hidden = state !== "reconnecting";
   setText(offline, state === "reconnecting" ? OFFLINE_TEXT : "");
@@ -124,7 +127,20 @@ function frame() {
 
 conn.on("view", () => { dirty = true; });
 conn.on("status", () => { showConnection(); dirty = true; });
-conn.on("refused", () => { showConnection(); dirty = true; });
+conn.on("refused", (code) => {
+  // A key that can send commands must not stay in a public screen's address.
+  if (code === 4403) forgetKey();
+  showConnection();
+  dirty = true;
+});
+
+/** Take the key out of the address (a reload then asks for a display key). */
+function forgetKey() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  fragment.delete("key");
+  const rest = fragment.toString();
+  history.replaceState(history.state, "", location.pathname + location.search + (rest ? `#${rest}` : ""));
+}
 
 // A new size or a late font changes what fits.
 addEventListener("resize", () => fitNames());

@@ -24,6 +24,15 @@ function show(state, words) {
   setText(status, words);
 }
 
+/** Take the key out of the address: one that can send commands must not stay on a
+ * public screen. */
+function forgetKey() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  fragment.delete("key");
+  const rest = fragment.toString();
+  history.replaceState(history.state, "", location.pathname + location.search + (rest ? `#${rest}` : ""));
+}
+
 function render(view) {
   if (view.playoff) {
     // The play-off is built: this screen follows it, with the same key.
@@ -42,11 +51,16 @@ async function run() {
   let failures = 0;
   for (;;) {
     try {
+      // screen=hall: a hall screen takes a display key only (the server refuses
+      // any token that can send commands, and says how to make a display key).
       const response = await fetch(
-        `/api/events/${encodeURIComponent(EVENT)}/view?kind=hall&after=${seq}&wait=${seq < 0 ? 0 : WAIT_S}`,
+        `/api/events/${encodeURIComponent(EVENT)}/view?kind=hall&screen=hall&after=${seq}&wait=${seq < 0 ? 0 : WAIT_S}`,
         { headers: { Authorization: `Bearer ${KEY}` }, cache: "no-store" });
       if (response.status === 401 || response.status === 403 || response.status === 404) {
-        show("refused", "This display key is not valid for this event: ask the chief arbiter for the display link.");
+        let detail = null;
+        try { detail = (await response.json()).detail; } catch (err) { detail = null; }
+        if (response.status === 403) forgetKey();
+        show("refused", typeof detail === "string" ? detail : `refused (${response.status})`);
         return;
       }
       if (!response.ok) throw new Error(String(response.status));

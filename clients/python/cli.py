@@ -1,8 +1,13 @@
 """``playoff-arbiter``: the arbiter's command line, built on the client library.
 
-``watch`` streams a play-off to the terminal; the other commands each send one
-command over the websocket and say what the server logged (``logged: seq 12
-(clock-pressed)``), or with ``--json`` print its acknowledgement for scripts.
+``watch`` follows a play-off: its matches with the players' names, the results and
+the clocks (``m:ss``), as the server words them in the console's view; in a
+terminal a board kept current, and when its output is not a terminal (a pipe, a
+file) a plain line for each change, with no control codes. The other commands each
+send one command over the websocket and say what the server logged (``logged: seq
+12 (clock-pressed)``), and for a drawing of lots or a coin toss who won it, by name;
+with ``--json`` they print the acknowledgement for scripts. A refusal is said in the
+service's own words (``refused: it is Black's turn``), never as JSON or a traceback.
 The token comes from ``--token`` or the ``PLAYOFF_TOKEN`` environment variable,
 never from the URL. A play-off of more than one match needs ``-m/--match`` on
 every command about a match: a press on the wrong board's clock is worse than a
@@ -22,12 +27,12 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.live import Live
-from rich.table import Table
+from rich.text import Text
 
+from clients.python import board
 from clients.python.client import PlayoffClient
-from clients.python.clock import display_remaining_ms, wall_ms
 from clients.python.errors import ClientError, CommandError
 
 app = typer.Typer(
@@ -61,15 +66,23 @@ class UsageError(ClientError):
 
 
 def _run(work: Callable[[], Awaitable[T]]) -> T:
+    """Run ``work``: a refusal of the command exits 1, any other failure (the token,
+    the play-off, the server out of reach) 2, each said in the server's words on one
+    line, however long (a script greps it)."""
     try:
         return asyncio.run(_await(work))
     except CommandError as exc:
-        Console(stderr=True).print(f"[bold red]refused ({exc.code}):[/] {exc.reason}",
-                                   highlight=False)
+        _say("refused: ", exc.reason)
         raise typer.Exit(code=1) from None
     except ClientError as exc:
-        Console(stderr=True).print(f"[bold red]error:[/] {exc}", highlight=False)
+        _say("error: ", str(exc))
         raise typer.Exit(code=2) from None
+
+
+def _say(what: str, words: str) -> None:
+    Console(stderr=True, soft_wrap=True).print(
+        Text.assemble((what, "bold red"), words), highlight=False
+    )
 
 
 async def _await(work: Callable[[], Awaitable[T]]) -> T:
@@ -94,11 +107,7 @@ def _get(server: str, token: str, path: str) -> Any:
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read().decode("utf-8"))
     except urllib.error.HTTPError as exc:
-        try:
-            detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
-        except (ValueError, AttributeError):
-            detail = exc.reason
-        raise ClientError(f"{detail} (HTTP {exc.code})") from None
+        raise ClientError(_detail(exc)) from None
     except OSError as exc:  # URLError, refused connections, time-outs
         reason = getattr(exc, "reason", exc)
         raise ClientError(f"cannot reach {server}: {reason}") from None
@@ -120,19 +129,31 @@ def _post(server: str, token: str, path: str, body: dict[str, Any], key: str) ->
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read().decode("utf-8"))
     except urllib.error.HTTPError as exc:
-        try:
-            detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
-        except (ValueError, AttributeError):
-            detail = exc.reason
-        if isinstance(detail, list):  # a 422: each field and what is wrong with it
-            detail = "; ".join(
-                f"{'.'.join(str(p) for p in d.get('loc', [])[1:])}: {d.get('msg')}"
-                for d in detail
-            )
-        raise CommandError(f"HTTP {exc.code}", str(detail), key) from None
+        if exc.code in REFUSALS:  # the command itself refused: nothing was logged
+            raise CommandError(f"HTTP {exc.code}", _detail(exc), key) from None
+        raise ClientError(_detail(exc)) from None
     except OSError as exc:
         reason = getattr(exc, "reason", exc)
         raise ClientError(f"cannot reach {server}: {reason}") from None
+
+
+REFUSALS = (403, 409, 422)
+"""The answers that refuse a command (its role, its rule, a field); the others say
+the token, the address or the server is wrong."""
+
+
+def _detail(exc: urllib.error.HTTPError) -> str:
+    """The server's reason for refusing, as it words it."""
+    try:
+        detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
+    except (ValueError, AttributeError):
+        detail = exc.reason
+    if isinstance(detail, list):  # a 422: each field and what is wrong with it
+        detail = "; ".join(
+            f"{'.'.join(str(p) for p in d.get('loc', [])[1:])}: {d.get('msg')}"
+            for d in detail
+        )
+    return str(detail)
 
 
 def _event_path(event: str) -> str:
@@ -170,8 +191,18 @@ def _logged_types(server: str, token: str, playoff: str, seqs: list[int]) -> dic
     return {e["seq"]: e["type"] for e in log.get("events", []) if e.get("seq") in seqs}
 
 
+def _drawn(server: str, token: str, playoff: str, seqs: list[int]) -> list[str]:
+    """What the lots or coin tosses logged at ``seqs`` drew, in the console's words
+    ("Lots, Final: Sindarov has White in game 1"); empty if it cannot be read now."""
+    try:
+        view = _get(server, token, f"{_playoff_path(playoff)}/view?kind=arbiter")
+    except ClientError:
+        return []
+    return [d["text"] for d in view.get("draws", []) if d.get("seq") in seqs]
+
+
 def _send(server: str, token: str, playoff: str, type_: str, command_id: str | None,
-          as_json: bool = False, **fields: Any) -> None:
+          as_json: bool = False, *, tell_draw: bool = False, **fields: Any) -> None:
     async def work() -> list[int]:
         if "match" in fields:
             fields["match"] = _which_match(server, token, playoff, fields["match"])
@@ -192,6 +223,9 @@ def _send(server: str, token: str, playoff: str, type_: str, command_id: str | N
     for seq in seqs:
         what = f" ({types[seq]})" if seq in types else ""
         sys.stdout.write(f"logged: seq {seq}{what}\n")
+    if tell_draw:
+        for text in _drawn(server, token, playoff, seqs):
+            sys.stdout.write(f"{text}\n")
 
 
 @app.command()
@@ -212,11 +246,21 @@ def press(
 
 
 @app.command()
-def start(playoff: PlayoffArg, match: MatchOpt = None, game: GameOpt = 1,
-          server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
-          as_json: JsonOpt = False) -> None:
+def start(
+    playoff: PlayoffArg, match: MatchOpt = None, game: GameOpt = 1,
+    override: Annotated[str | None, typer.Option(
+        "--override", metavar="REASON",
+        help="The chief arbiter's reason to start before the rest the players are owed, "
+        "or before the time the chief arbiter set (logged and listed)",
+    )] = None,
+    server: Server = DEFAULT_SERVER, token: Token = "", command_id: CommandId = None,
+    as_json: JsonOpt = False,
+) -> None:
     """Start a game and White's clock."""
-    _send(server, token, playoff, "start-clock", command_id, as_json, match=match, game=game)
+    fields: dict[str, Any] = {"match": match, "game": game}
+    if override is not None:
+        fields["override"] = override
+    _send(server, token, playoff, "start-clock", command_id, as_json, **fields)
 
 
 @app.command()
@@ -277,8 +321,8 @@ def correct(
 @app.command()
 def lots(playoff: PlayoffArg, match: MatchOpt = None, server: Server = DEFAULT_SERVER,
          token: Token = "", command_id: CommandId = None, as_json: JsonOpt = False) -> None:
-    """Draw lots for White in game 1 (commit and reveal)."""
-    _send(server, token, playoff, "lots", command_id, as_json, match=match)
+    """Draw lots for White in game 1 (commit and reveal), and say who has White."""
+    _send(server, token, playoff, "lots", command_id, as_json, tell_draw=True, match=match)
 
 
 @app.command()
@@ -288,9 +332,9 @@ def toss(
     match: MatchOpt = None, server: Server = DEFAULT_SERVER, token: Token = "",
     command_id: CommandId = None, as_json: JsonOpt = False,
 ) -> None:
-    """The Armageddon coin toss."""
-    _send(server, token, playoff, "coin-toss", command_id, as_json, match=match, caller=caller,
-          call=call)
+    """The Armageddon coin toss, and who won it."""
+    _send(server, token, playoff, "coin-toss", command_id, as_json, tell_draw=True,
+          match=match, caller=caller, call=call)
 
 
 @app.command()
@@ -376,68 +420,86 @@ def foresight(
         console.print(line, highlight=False)
 
 
+WATCH_SETTLE_S = 1.0
+"""After the last event ``--count`` asks for, how long ``watch`` waits for the view
+that shows it (a press changes only its clock, and brings none)."""
+
+
 @app.command()
 def watch(
     playoff: PlayoffArg, server: Server = DEFAULT_SERVER, token: Token = "",
     count: Annotated[
-        int | None, typer.Option("--count", help="Stop after this many events (for scripts)")
+        int | None, typer.Option(
+            "--count", help="Stop after this many events (0: say how it stands, and stop)")
     ] = None,
 ) -> None:
-    """Stream a play-off to the terminal: clocks, and every event as it comes."""
-    console = Console()
+    """Follow a play-off: the matches, the players' names, the results and the clocks.
+
+    In a terminal, a board kept current; otherwise (a pipe, a file) a plain line
+    for each change."""
+    live = sys.stdout.isatty()
 
     async def work() -> None:
+        view: dict[str, Any] | None = None
         clocks: dict[str, dict[str, Any]] = {}
-        lines: list[str] = []
+        shown: list[str] = []
         seen = 0
-        async with PlayoffClient(server, playoff, token, name="playoff-arbiter watch") as client:
-            with Live(_board(clocks, lines, client.server_offset_ms), console=console,
-                      refresh_per_second=4, transient=False) as live:
-                async for message in client.messages():
-                    if message.t == "snapshot":
-                        for clock in message.d.get("clocks", []):
-                            clocks[f"{clock['match']}.{clock['game']}"] = clock
-                        lines.append(f"#{message.seq} snapshot")
+        last_seq: int | None = None  # of the event that reached --count
+        loop = asyncio.get_running_loop()
+        stop_by: float | None = None
+        async with PlayoffClient(server, playoff, token, name="playoff-arbiter watch",
+                                 view="arbiter") as client:
+            def now_lines() -> list[str]:
+                return board.lines(view, clocks, client.remaining_ms if live else board.as_sent)
+
+            screen = Live(
+                console=Console(), refresh_per_second=4,
+                get_renderable=lambda: Group(*map(Text, now_lines())),
+            ) if live else None
+            if screen is not None:
+                screen.start()
+            messages = client.messages()
+            try:
+                while True:
+                    wait = None if stop_by is None else max(0.0, stop_by - loop.time())
+                    try:
+                        message = await asyncio.wait_for(anext(messages), wait)
+                    except (TimeoutError, StopAsyncIteration):
+                        return
+                    if message.t == "view":
+                        view = message.d
+                        clocks = dict(view.get("clocks") or {})
                     elif message.t == "event":
                         seen += 1
                         clock = message.d.get("clock")
                         if clock:
-                            clocks[f"{clock['match']}.{clock['game']}"] = clock
-                        lines.append(f"#{message.seq} {message.d.get('type')} "
-                                     f"{_short(message.d.get('data', {}))}")
-                    elif message.t == "reconnected":
-                        lines.append("… reconnecting, resumed")
-                    live.update(_board(clocks, lines[-12:], client.server_offset_ms))
+                            clocks[f"{clock['match']}:{clock['game']}"] = clock
+                    elif message.t == "reconnected" and not live:
+                        _write(["… the connection dropped; resumed"])
+                    if view is None:
+                        continue
+                    if not live:  # a line for each change: what was not said already
+                        lines = now_lines()
+                        _write([line for line in lines if line not in shown])
+                        shown = lines
                     if count is not None and seen >= count:
-                        return
+                        if message.t == "view" and (last_seq is None or message.seq is None
+                                                    or message.seq >= last_seq):
+                            return
+                        if last_seq is None and message.t == "event":
+                            last_seq = message.seq
+                            stop_by = loop.time() + WATCH_SETTLE_S
+            finally:
+                if screen is not None:
+                    screen.stop()
 
     _run(work)
 
 
-def _short(data: dict[str, Any]) -> str:
-    keep = {k: v for k, v in data.items() if k not in ("clock", "draw", "at_ms", "armageddon")}
-    return json.dumps(keep, separators=(",", ":"))[:100]
-
-
-def _board(clocks: dict[str, dict[str, Any]], lines: list[str], offset: int) -> Table:
-    table = Table(title="Play-off", expand=False)
-    table.add_column("game")
-    table.add_column("white", justify="right")
-    table.add_column("black", justify="right")
-    table.add_column("running")
-    now = wall_ms()
-    for key, clock in sorted(clocks.items()):
-        white = display_remaining_ms(clock, "white", now, offset)
-        black = display_remaining_ms(clock, "black", now, offset)
-        table.add_row(key, _clock_text(white), _clock_text(black), clock.get("running") or "")
+def _write(lines: list[str]) -> None:
     for line in lines:
-        table.add_row("", "", "", line)
-    return table
-
-
-def _clock_text(ms: int) -> str:
-    seconds = ms // 1000
-    return f"{seconds // 60}:{seconds % 60:02d}"
+        sys.stdout.write(line + "\n")
+    sys.stdout.flush()
 
 
 def main() -> None:

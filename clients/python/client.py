@@ -190,7 +190,7 @@ class PlayoffClient:
     Use it as `async with PlayoffClient(base_url, playoff_id, token) as client:`.
     Entering opens the connection, sends `hello` and waits for `welcome`
     (within `open_timeout` seconds); it raises `AuthError` (close 4401, bad
-    token), `NotFound` (close 4404, no such play-off) or `ConnectError`
+    token), `NotFound` (close 4404, not this token's play-off) or `ConnectError`
     (anything else). The first connection is not retried.
 
     After that, with `reconnect=True`, any lost connection (any close but

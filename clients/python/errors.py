@@ -23,7 +23,8 @@ class AuthError(ClientError):
 
 
 class NotFound(ClientError):
-    """The play-off does not exist: close code 4404. Never retried."""
+    """Not this token's play-off (another event's, or none): close code 4404, the
+    `reason` saying what the token opens. Never retried."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

@@ -27,6 +27,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
+from orchestrator.access import not_for_a_hall_screen
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.auth import Action, Role
 from orchestrator.commands import (
@@ -38,7 +39,7 @@ from orchestrator.commands import (
     client_commands,
 )
 from orchestrator.creation import PlayoffOptions
-from orchestrator.errors import Conflict
+from orchestrator.errors import Conflict, Forbidden
 from orchestrator.pgn import playoff_pgn
 from orchestrator.service import Request as IdempotentRequest
 from orchestrator.service import Service
@@ -111,8 +112,9 @@ class ErrorBody(BaseModel):
 
 _WHY = {
     401: "No token, or a token this service never issued",
-    403: "A token of another event, or without the right to do this",
-    404: "No such event or play-off",
+    403: "A token without the right to do this, or one that can send commands on a hall "
+         "screen",
+    404: "Not this token's event or play-off: the answer says what the token opens",
     409: "Not allowed now: the reason says why",
     413: "The body is larger than the service accepts (README, Limits)",
     422: "A body, path or query that does not validate: where and why",
@@ -467,6 +469,22 @@ def _reader(
     return state
 
 
+HallScreen = Annotated[Literal["hall"] | None, Query(
+    description="Sent by a hall screen, whose address everyone in the hall can read: it "
+    "takes a display key only, and a token that can send commands is refused (403)",
+)]
+
+
+def _hall_screen(
+    screen: str | None, role: Role, event_id: str, playoff_id: str | None = None
+) -> None:
+    """403 for a hall screen opened with a token that can send commands."""
+    if screen == "hall":
+        refusal = not_for_a_hall_screen(role, event_id, playoff_id)
+        if refusal is not None:
+            raise Forbidden(refusal)
+
+
 def _address(request: Request) -> str | None:
     return request.client.host if request.client is not None else None
 
@@ -491,9 +509,8 @@ def _key(request: Request, body: object) -> IdempotentRequest | None:
     response_model=AccessView, responses=error_responses(401, 413, 422, 429, 503),
 )
 async def get_access(request: Request, service: ServiceDep, token: TokenDep) -> AccessView:
-    event_id, record = service.tokens.authorize(
-        None, token, action=Action.READ, address=_address(request)
-    )
+    event_id, record = service.tokens.identify(token, address=_address(request))
+    service.tokens.permit(record, Action.READ)
     state = service.event(event_id)
     return access_view(
         record.role, record.label, state, [service.playoff(p) for p in state.playoffs]
@@ -752,6 +769,7 @@ async def get_event_view(
         ge=0, le=MAX_WAIT_S, description="Seconds to wait for the event to change"
     )] = 0,
     draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
+    screen: HallScreen = None,
 ) -> dict[str, Any]:
     # The hall's watch is read by any token; the arbiter's, or a model of one's own
     # (a computation the caller chooses), only by those who may compute it.
@@ -762,6 +780,7 @@ async def get_event_view(
         what="open the arbiters' play-off watch (the hall's view is a display key's)"
         if kind == "arbiter" else None,
     )
+    _hall_screen(screen, record.role, event_id)
     state = await service.event_changed(event_id, after, wait)
     found, error = None, None
     for _ in range(3):
@@ -959,9 +978,12 @@ async def get_playoff(
 )
 async def get_view(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep,
-    kind: Literal["hall", "arbiter"] = "hall",
+    kind: Literal["hall", "arbiter"] = "hall", screen: HallScreen = None,
 ) -> dict[str, Any]:
-    state = _reader(service, playoff_id, token, request)
+    state, record = service.authorize_playoff(
+        playoff_id, token, action=Action.READ, address=_address(request)
+    )
+    _hall_screen(screen, record.role, state.event_id, playoff_id)
     hub = request.app.state.hub
     ctx = hub.view_context(state)
     return hall_view(state, ctx) if kind == "hall" else arbiter_view(state, ctx)

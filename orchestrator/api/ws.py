@@ -17,6 +17,7 @@ from starlette.routing import Match, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
+from orchestrator.access import not_for_a_hall_screen
 from orchestrator.auth import ACTION_WORDS, Action, not_permitted
 from orchestrator.commands import parse_command
 from orchestrator.errors import Forbidden, LogUnavailable, ServiceError
@@ -41,8 +42,10 @@ HELLO_TIMEOUT_S = 5.0
 COMMAND_RATE = 20.0
 COMMAND_BURST = 40.0
 BAD_TOKEN = "this token is not valid"
-"""The one answer to every token refused: unknown, missing, or another event's (which
-would otherwise tell whoever holds it that it is valid somewhere)."""
+"""The one answer to every token that is not valid: unknown or missing. (A valid
+token for another play-off is told what it opens: close code 4404.)"""
+HALL_SCREEN_CODE = 4403
+"""The close code of a hall screen opened with a key that can send commands."""
 
 
 class _Socket:
@@ -192,15 +195,22 @@ class PlayoffSocket:
                 address=address,
             )
         except ServiceError as exc:
-            if exc.status == 404:
+            if exc.status == 404:  # a valid token, told what it opens
                 await _refuse_hello(send, 4404, exc.reason)
             elif exc.status == 429:
                 # Too many failed attempts from this address: said as it is, never
                 # as a token that is not valid.
                 await _refuse_hello(send, 4429, exc.reason, code_word="rate-limited")
+            elif exc.status == 503:
+                await _refuse_hello(send, 1011, exc.reason, code_word="unavailable")
             else:
                 await _refuse_hello(send, 4401, BAD_TOKEN)
             return
+        if hello.get("screen") == "hall":
+            refusal = not_for_a_hall_screen(record.role, state.event_id, playoff_id)
+            if refusal is not None:  # a token that commands, in a public screen's address
+                await _refuse_hello(send, HALL_SCREEN_CODE, refusal)
+                return
 
         instance = hello.get("instance")
         instance = instance[:64] if isinstance(instance, str) and instance else None
@@ -286,7 +296,14 @@ async def _refuse_hello(
 ) -> None:
     error = encode("error", 0, {"code": code_word, "reason": reason})
     await send({"type": "websocket.send", "text": error})
-    await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
+    await send({"type": "websocket.close", "code": code, "reason": close_reason(reason)})
+
+
+def close_reason(reason: str) -> str:
+    """``reason`` cut to what a close frame holds (123 bytes of UTF-8, never half a
+    character); the error frame before it has it whole."""
+    cut = reason.encode("utf-8")[:123]
+    return cut.decode("utf-8", "ignore")
 
 
 async def _catch_up(

@@ -88,6 +88,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from orchestrator import schedule as rules
+from orchestrator.access import (
+    HALL_KEY_MADE,
+    HALL_KEY_TITLE,
+    HALL_KEY_WORDS,
+    display_key_request,
+)
 from orchestrator.commands import (
     AdjustClock,
     ChooseArmageddonColours,
@@ -684,6 +690,25 @@ class Overrides(_View):
     deadline: Form
 
 
+class HallKeyRequest(_View):
+    method: Literal["POST"]
+    path: str
+    body: dict[str, str]
+
+
+class HallKey(_View):
+    """The chief arbiter's panel that makes a display key for this play-off's hall
+    screens: the request to send, and the address to open with the key it returns."""
+
+    role: Literal["chief"] = "chief"
+    title: str
+    words: str
+    label: str
+    request: HallKeyRequest
+    made: str = Field(description="Said above the address, once a key is made")
+    page: str = Field(description="The hall display's address, the new key to follow it")
+
+
 class ArbiterView(_View):
     """Everything the arbiter console shows and allows, as of ``server_ms``."""
 
@@ -705,6 +730,7 @@ class ArbiterView(_View):
     changes: tuple[ChangeView, ...]
     overrides: Overrides
     placings: tuple[PlacingRow, ...] | None
+    hall_key: HallKey = Field(description="The chief arbiter's: make a hall screen's key")
     status_words: dict[str, str] = Field(
         default_factory=lambda: dict(STATUS_WORDS),
         description="A clock's status (as clock frames give it) in words",
@@ -954,6 +980,11 @@ class _Builder:
             changes=tuple(self.change(c) for c in state.changes),
             overrides=self.overrides(),
             placings=self.placings(),
+            hall_key=HallKey(
+                title=HALL_KEY_TITLE, words=HALL_KEY_WORDS, label="Make a display key",
+                request=HallKeyRequest.model_validate(display_key_request(state.event_id)),
+                made=HALL_KEY_MADE, page=f"/display/{state.id}#key=",
+            ),
             clocks={
                 f"{key[0]}:{key[1]}": ClockView.model_validate(
                     clock_view(key, clock, ctx.server_ms)

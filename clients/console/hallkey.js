@@ -1,0 +1,70 @@
+/* The chief arbiter's "Hall display key" panel: makes a display key for this
+ * play-off's hall screens and gives the address to open on a screen.
+ *
+ * The view says everything (orchestrator/views/arbiter.py, `hall_key`): the words,
+ * the request that makes the key (POST /api/events/{event}/tokens with
+ * {"role": "display"}) and the display's address the new key follows. The panel
+ * is shown to the role the view names (the chief arbiter); the key is made only
+ * when the chief arbiter asks, and shown in this tab alone.
+ */
+
+import { detailText } from "../common/connection.js";
+import { esc } from "../common/html.js";
+import { patch } from "./patch.js";
+
+const S = { link: null, error: null, busy: false };
+
+/** Draw the panel into #hall-key for `role`, from `view.hall_key`. */
+export function renderHallKey(view, role) {
+  const panel = document.getElementById("hall-key");
+  const hallKey = view && view.hall_key;
+  const shown = Boolean(hallKey && role && hallKey.role === role);
+  panel.hidden = !shown;
+  if (!shown) {
+    patch("hall-key", "");
+    return;
+  }
+  const made = S.link ? `<p class="small">${esc(hallKey.made)}</p>
+      <input type="text" id="hall-key-link" class="hall-key-link" data-testid="hall-key-link"
+             readonly value="${esc(S.link)}">` : "";
+  const error = S.error ? `<p class="error" role="alert" data-testid="hall-key-error">${esc(S.error)}</p>` : "";
+  patch("hall-key", `<h2>${esc(hallKey.title)}</h2>
+      <p class="muted small">${esc(hallKey.words)}</p>
+      <button type="button" class="btn" data-testid="hall-key-make" data-hall-key${S.busy ? " disabled" : ""}>${esc(hallKey.label)}</button>
+      ${error}${made}`);
+}
+
+/**
+ * Listen for the panel's button. `current` gives the view, the role and the token
+ * now; `rerender` draws the panel again once the key is made (or refused).
+ */
+export function listenHallKey(current, rerender) {
+  document.addEventListener("click", async (e) => {
+    if (!e.target.closest("[data-hall-key]") || S.busy) return;
+    const { view, token } = current();
+    const hallKey = view && view.hall_key;
+    if (!hallKey || !token) return;
+    const { method, path, body } = hallKey.request;
+    S.busy = true;
+    S.error = null;
+    rerender();
+    try {
+      const response = await fetch(path, {
+        method, body: JSON.stringify(body), cache: "no-store", credentials: "omit",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      });
+      let answer = null;
+      try { answer = await response.json(); } catch (err) { answer = null; }
+      if (!response.ok) {
+        S.error = detailText(answer && answer.detail) || `refused (${response.status})`;
+      } else {
+        S.link = `${location.origin}${hallKey.page}${encodeURIComponent(answer.token)}`;
+      }
+    } catch (err) {
+      S.error = "The server did not answer: check the network, then try again.";
+    } finally {
+      S.busy = false;
+      rerender();
+    }
+  });
+}
