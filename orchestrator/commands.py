@@ -523,6 +523,17 @@ class TossCoin(CommandBase):
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         match = state.chess.match(self.match)
+        # One toss per decider: tossed again, the coin could be tossed until it fell the
+        # way someone wanted. (A correction that voids the decider voids its toss.)
+        corrected = max(
+            (c.seq for c in state.changes if isinstance(c.event, ResultCorrected)), default=0
+        )
+        tossed = [d for d in state.draws_of("coin-toss", self.match) if d.seq > corrected]
+        if tossed and tossed[-1].winner is not None:
+            raise PlayoffError(phrase(
+                f"the coin was already tossed for match {self.match}: ",
+                Player(tossed[-1].winner), " won the toss",
+            ))
         if self.method == "physical":
             if self.winner is None:
                 raise PlayoffError("a physical toss needs its winner")

@@ -839,3 +839,19 @@ def test_a_pinned_armageddon_start_does_not_block_a_match_decided_in_two_games(
     assert view["matches"][0]["status"] == "completed"
     assert "error" not in view["schedule"], view["schedule"]
     playoff.lots(2)
+
+
+def test_no_second_coin_toss_for_one_decider(playoff: Playoff) -> None:
+    """Tossed again, a coin could be tossed until it fell the way someone wanted."""
+    playoff.level_after_two_games()
+    toss = {"method": "physical", "winner": SINDAROV}
+    playoff.ok(playoff.chief.post(f"{playoff.matches}/1/coin-toss", json=toss))
+    response = refused(
+        playoff.server,
+        lambda: playoff.chief.post(f"{playoff.matches}/1/coin-toss",
+                                   json={"method": "physical", "winner": ABDU}),
+        409,
+        playoff,
+    )
+    assert detail(response) == (
+        "the coin was already tossed for match 1: Sindarov, Javokhir won the toss")

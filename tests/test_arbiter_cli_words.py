@@ -129,9 +129,9 @@ def test_watch_through_a_pipe_writes_names_results_and_clocks_as_plain_lines(
             f"{game} 1-0 · played",
         ):
             assert f"\n{line}\n" in out, (line, out)
-        final = re.findall(r"^Final: (Player [AB]) – (Player [AB]) (\S+)–(\S+)$", out, re.M)
-        first, _, points, _ = final[-1]
-        assert (points == "1") == (first == white), final  # White won game 1
+        final = re.findall(r"^Final: (Player [AB]) (\S+)–(\S+) (Player [AB])$", out, re.M)
+        # White won game 1: White's name first, beside White's point.
+        assert final[-1] == (white, "1", "0", black), final
         # Plain lines: no control codes, no JSON, no milliseconds.
         assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f]", out), repr(out)
         assert "{" not in out and "_ms" not in out
@@ -233,7 +233,8 @@ def test_a_refusal_is_the_services_own_sentence(tmp_path: Path) -> None:
         # A value the command does not take: the field by its name, not by a path.
         bad = po.run("result", po.id, "2-0")
         assert bad.returncode == 1
-        assert bad.stderr.startswith("refused: result: Input should be '1-0', '0-1'")
+        assert bad.stderr.startswith(
+            "refused: result must be one of 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-")
         assert po.seq() == before
         for run in (wrong, bad):
             assert "Traceback" not in run.stderr and "{" not in run.stderr

@@ -47,9 +47,10 @@ def _arbiter_lines(view: Mapping[str, Any], clocks: Clocks, remaining: Remaining
     words: Mapping[str, str] = view.get("status_words") or {}
     out = [_heading(view)]
     for match in view.get("matches") or []:
-        standing = match.get("score_title") and match.get("score")
+        # The score carries its names (the one ahead first): never points beside
+        # names in another order.
         out.append(
-            f"{match['round_name']}: {match['score_title']} {match['score']}" if standing
+            f"{match['round_name']}: {match['score']}" if match.get("score")
             else match["title"]
         )
         faces = {

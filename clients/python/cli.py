@@ -149,10 +149,7 @@ def _detail(exc: urllib.error.HTTPError) -> str:
     except (ValueError, AttributeError):
         detail = exc.reason
     if isinstance(detail, list):  # a 422: each field and what is wrong with it
-        detail = "; ".join(
-            f"{'.'.join(str(p) for p in d.get('loc', [])[1:])}: {d.get('msg')}"
-            for d in detail
-        )
+        detail = "; ".join(str(d.get("message") or d.get("msg")) for d in detail)
     return str(detail)
 
 
