@@ -189,9 +189,10 @@ def create_app(
     async def service_error(request: Request, exc: ServiceError) -> JSONResponse:
         retry = getattr(exc, "retry_after_s", None)
         headers = {"Retry-After": str(retry)} if retry is not None else None
-        return JSONResponse(
-            status_code=exc.status, content={"detail": exc.reason}, headers=headers
-        )
+        content: dict[str, str] = {"detail": exc.reason}
+        if exc.kind is not None:
+            content["kind"] = exc.kind
+        return JSONResponse(status_code=exc.status, content=content, headers=headers)
 
     @app.exception_handler(ConcurrencyError)
     async def concurrent_write(request: Request, exc: ConcurrencyError) -> JSONResponse:

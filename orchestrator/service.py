@@ -63,6 +63,7 @@ from orchestrator.events import (
     parse_event_stream_event,
     parse_playoff_event,
 )
+from orchestrator.refusals import KnownRefusal
 from orchestrator.state import EventState, PlayoffState, event_stream, playoff_stream
 from orchestrator.store import (
     AppendRequest,
@@ -1143,7 +1144,7 @@ def refusal_of(exc: PlayoffError | ValidationError) -> Forbidden | Conflict:
     409 when the play-off's state does not allow it now."""
     if isinstance(exc, NotPermitted):
         return Forbidden(exc.reason)
-    return Conflict(_reason(exc))
+    return Conflict(_reason(exc), exc.kind if isinstance(exc, KnownRefusal) else None)
 
 
 def _reason(exc: Exception) -> str:
