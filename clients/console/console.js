@@ -136,7 +136,7 @@ function expireAlerts() {
 /**
  * Alerts never cover a clock face. Beside the console (two columns), they float over
  * the schedule's column; on one column, in the tallest stretch of the window that
- * shows no clock face, at its foot. On the login form they are in the page's flow.
+ * shows no clock face, at its foot. On the login form they stay under the header.
  */
 function placeAlerts() {
   const box = $("alerts");
