@@ -201,9 +201,10 @@ def create_app(
                 api_address_page(request.url.path, str(request.url)), status_code=401,
                 headers={"Vary": "Accept"},
             )
-        return JSONResponse(
-            status_code=exc.status, content={"detail": exc.reason}, headers=headers
-        )
+        content: dict[str, str] = {"detail": exc.reason}
+        if exc.kind is not None:
+            content["kind"] = exc.kind
+        return JSONResponse(status_code=exc.status, content=content, headers=headers)
 
     @app.exception_handler(ConcurrencyError)
     async def concurrent_write(request: Request, exc: ConcurrencyError) -> JSONResponse:

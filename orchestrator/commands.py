@@ -16,7 +16,7 @@ union), and its event in :mod:`orchestrator.events` if it needs a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, get_args
@@ -67,6 +67,7 @@ from orchestrator.events import (
     apply_event,
     apply_playoff,
 )
+from orchestrator.refusals import AlreadyPressed, TooEarly
 from orchestrator.state import EventState, PlayoffState
 from orchestrator.words import validation_words
 from playoff_formats import lots
@@ -75,7 +76,6 @@ from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
 from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
-from playoff_formats.schedule.words import span
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -110,6 +110,8 @@ __all__ = [
     "client_commands",
     "parse_command",
     "refusal",
+    "refusal_words",
+    "refused",
 ]
 
 
@@ -249,12 +251,8 @@ class StartGame(_GameCommand):
         breaches = self.rest_breaches(state, ctx)
         binding = [b.text for b in breaches if b.binding]
         if binding and self.override is None:
-            wait = max(b.until for b in breaches if b.binding) - ctx.now
-            raise PlayoffError(
-                f"too early for match {self.match}, game {self.game}: " + "; ".join(binding)
-                + f" ({span(wait)} from now). The chief arbiter may start it all the same, "
-                "giving the reason."
-            )
+            until = max(b.until for b in breaches if b.binding)
+            raise TooEarly(self.match, self.game, tuple(binding), until, ctx.now)
         role = ROLES.get(ctx.role or "")
         if binding and role is not None and not role.may(Action.OVERRIDE):
             # An override of the rests: the table's rule, as for any other override.
@@ -300,7 +298,8 @@ class PressClock(_GameCommand):
 
     ``move`` is the move the side completed; without it, the side's next move.
     Sent by a console, it guards against a double press: a press for a move
-    already counted is refused.
+    already counted is refused as :class:`~orchestrator.refusals.AlreadyPressed`
+    (two consoles pressing the same clock at once press it once).
     """
 
     type: Literal["press"] = "press"
@@ -309,13 +308,15 @@ class PressClock(_GameCommand):
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         move = self.move
+        clock = state.clocks.get((self.match, self.game))
         if move is None:
-            clock = state.clocks.get((self.match, self.game))
             if clock is None:
                 raise PlayoffError(
                     f"match {self.match}, game {self.game} has no running clock: start it first"
                 )
             move = clock.moves_completed(self.side) + 1
+        elif clock is not None and move <= clock.moves_completed(self.side):
+            raise AlreadyPressed(self.match, self.game, self.side, move)
         return [ClockPressed(
             match=self.match, game=self.game, side=self.side, move=move, at_ms=ctx.server_ms
         )]
@@ -831,18 +832,34 @@ def apply_command(
     return applied
 
 
+def refused(
+    state: PlayoffState, command: CommandBase, ctx: Context
+) -> PlayoffError | ValidationError | None:
+    """The refusal ``command`` would meet now, as raised, or None when it would be
+    accepted: the service's own check, run without logging."""
+    try:
+        apply_command(state, command, ctx)
+    except (PlayoffError, ValidationError) as exc:
+        return exc
+    return None
+
+
+def refusal_words(
+    exc: PlayoffError | ValidationError, names: Mapping[str, str] | None = None
+) -> str:
+    """A refusal's reason, as the service answers it (the players by ``names``)."""
+    if isinstance(exc, ValidationError):
+        return validation_words(exc, tagged=True)
+    return exc.words(names or {})
+
+
 def refusal(state: PlayoffState, command: CommandBase, ctx: Context) -> str | None:
     """Why ``command`` would be refused now, or None when it would be accepted.
 
     What a console may offer: the service's own check, run without logging.
     """
-    try:
-        apply_command(state, command, ctx)
-    except PlayoffError as exc:
-        return exc.words(state.names)
-    except ValidationError as exc:
-        return validation_words(exc, tagged=True)
-    return None
+    exc = refused(state, command, ctx)
+    return None if exc is None else refusal_words(exc, state.names)
 
 
 def parse_command(payload: object) -> Command:

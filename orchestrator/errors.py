@@ -6,8 +6,11 @@ from __future__ import annotations
 class ServiceError(Exception):
     status = 400
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, kind: str | None = None) -> None:
         self.reason = reason
+        self.kind = kind
+        """A refusal a screen tells apart (:mod:`orchestrator.refusals`), answered beside
+        the reason."""
         super().__init__(reason)
 
 

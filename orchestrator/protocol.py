@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from orchestrator.commands import Command
 from orchestrator.events import EventStreamEvent, PlayoffEvent
+from orchestrator.refusals import RefusalKind
 from orchestrator.views.playoff import ClockView
 
 __all__ = [
@@ -179,6 +180,8 @@ class ErrorData(_Frame):
     reason: str
     retry_after_s: int | None = None
     """With ``unavailable``: when to send the command again (with the same id)."""
+    kind: RefusalKind | None = None
+    """With ``conflict``: a refusal a screen tells apart (:mod:`orchestrator.refusals`)."""
 
 
 class ErrorFrame(_Frame):

@@ -63,6 +63,7 @@ from orchestrator.events import (
     parse_event_stream_event,
     parse_playoff_event,
 )
+from orchestrator.refusals import KnownRefusal
 from orchestrator.state import EventState, PlayoffState, event_stream, playoff_stream
 from orchestrator.store import (
     AppendRequest,
@@ -1169,7 +1170,9 @@ def refusal_of(
     409 when the play-off's state does not allow it now; players by their names."""
     if isinstance(exc, NotPermitted):
         return Forbidden(exc.reason)
-    return Conflict(_reason(exc, names or {}))
+    return Conflict(
+        _reason(exc, names or {}), exc.kind if isinstance(exc, KnownRefusal) else None
+    )
 
 
 def _reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:

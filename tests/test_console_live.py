@@ -55,6 +55,7 @@ class OfflineGate(FrameGate):
 def lots_a_white(page: Page) -> None:
     page.get_by_test_id("lots-white-1").select_option("A")
     page.get_by_test_id("lots-physical-1").click()
+    page.get_by_test_id("lots-panel-1").get_by_test_id("confirm-yes").click()
 
 
 def test_who_is_logged_in_and_which_tokens_are_refused(tmp_path: Path, browser: Browser) -> None:
@@ -207,8 +208,11 @@ def test_offline_the_clocks_freeze_and_both_screens_show_a_clock_alike(
             gate.page_side.close(code=1012, reason="restarting")
             banner = page.get_by_test_id("offline")
             expect(banner).to_be_visible()
-            expect(banner).to_contain_text("Offline: the server has not answered since")
-            expect(banner).to_contain_text("The clocks are frozen")
+            expect(banner).to_contain_text("Connection lost: clocks shown may be behind.")
+            expect(banner).to_contain_text("The server has not answered since")
+            expect(banner).not_to_contain_text("stopped")
+            expect(game1.locator(".face-frozen").first).to_have_text(
+                "connection lost: may be behind")
             expect(page.get_by_test_id("connection")).to_have_text("offline · reconnecting…")
             frozen = white.inner_text()
             page.wait_for_timeout(1500)

@@ -204,6 +204,7 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             # ---- lots: pending until the server's ack arrives, then the commit-reveal proof
             gate.hold = "acks"
             page.get_by_test_id("lots-service-1").click()
+            page.get_by_test_id("lots-panel-1").get_by_test_id("confirm-yes").click()
             expect(page.get_by_test_id("pending-count")).to_have_text("1 pending…")
             expect(page.locator('[data-testid="cmd"][data-status="pending"]')).to_have_count(1)
             page.wait_for_timeout(300)  # the ack is held: still pending
@@ -259,6 +260,7 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             page.get_by_test_id("toss-caller-1").select_option("A")
             page.get_by_test_id("toss-call-heads-1").check()
             page.get_by_test_id("toss-1").click()
+            page.get_by_test_id("toss-panel-1").get_by_test_id("confirm-yes").click()
             winner_el = page.get_by_test_id("toss-winner-1")
             expect(winner_el).to_be_visible()
             winner = winner_el.get_attribute("data-player")
@@ -555,6 +557,7 @@ def press(panel: Locator, side: str, move: int) -> None:
 def lots_by_hand(page: Page, match: int, white: str) -> None:
     page.get_by_test_id(f"lots-white-{match}").select_option(white)
     page.get_by_test_id(f"lots-physical-{match}").click()
+    page.get_by_test_id(f"lots-panel-{match}").get_by_test_id("confirm-yes").click()
 
 
 def test_a_game_voided_by_a_correction_is_played_again_from_move_one(

@@ -612,9 +612,9 @@ def test_it_says_it_is_offline_and_stops_its_clocks_then_recovers(
         offline = page.get_by_test_id("offline")
         assert offline.is_visible()
         assert offline.inner_text() == (
-            "Offline: the server cannot be reached. Clocks stopped; reconnecting…"
+            "Connection lost: clocks shown may be behind. Reconnecting…"
         )
-        assert page.locator(".game-status").inner_text() == "clocks stopped: offline"
+        assert page.locator(".game-status").inner_text() == "connection lost: may be behind"
         frozen = page.get_by_test_id("clock-white")
         assert frozen.get_attribute("data-running") == "false"
         held = shown(page)["clock"]["white_ms"]

@@ -323,6 +323,7 @@ export class PlayoffConnection {
     if (!response.ok) {
       const error = new Error(detailText(body && body.detail) || `HTTP ${response.status}`);
       error.status = response.status;
+      error.kind = (body && body.kind) || null;  // a refusal a page tells apart
       throw error;
     }
     return body;

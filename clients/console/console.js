@@ -5,21 +5,25 @@
  * exact command each sends, or why not. This page renders that view, sends the
  * payloads it offers (over the websocket, or as a REST command when the link is
  * down), shows each command as pending until the server acknowledges it, and shows
- * the server's reason when it refuses one. Clocks count down locally between
- * frames from what the server sent, and freeze while the server cannot be reached
- * (the page then says it is offline). A control the view marks `confirm` is sent
- * only after the arbiter confirms it; the space bar presses the running clock.
+ * the server's reason when it refuses one, in an alert that sits where no clock
+ * face is and goes after a few seconds unless it asks for something (a token). A
+ * press the server had counted already (another console pressed the same clock at
+ * the same moment: the refusal's kind says so) is said plainly, not as a refusal.
+ * Clocks count down locally between frames from what the server sent, and stop
+ * while the server cannot be reached (the page then says the clocks shown may be
+ * behind). A control or form action the view marks `confirm` is sent only after
+ * the arbiter confirms it; the space bar presses the running clock.
  *
  * The token is typed into the page and kept in sessionStorage for this tab only;
  * it travels in the websocket hello and in Authorization headers, never in a URL.
  */
 
 import { PlayoffConnection } from "../common/connection.js";
-import { setText } from "../common/html.js";
+import { setAttr, setText } from "../common/html.js";
 import { formatClock, formatCountdown, hallTime, localNow, remainingMs } from "../common/time.js";
 import {
-  ControlRegistry, controlKey, controlPayload, controlState, fieldsToClear, fillLabel, formPayload,
-  refreshForm,
+  ControlRegistry, controlKey, controlPayload, controlState, fieldsToClear, fillLabel, formChoices,
+  formPayload, refreshForm, waitText,
 } from "./controls.js";
 import { patch } from "./patch.js";
 import {
@@ -35,6 +39,7 @@ const CLOCK_KEY = `arbiter-console:acts-as-clock:${PLAYOFF}`;
 const SLOW_MS = 8000;            // a command unanswered this long says so
 const RESEND_MAX_AGE_MS = 30000; // a command older than this is not sent again on reconnection
 const CONFIRM_MS = 15000;        // a confirmation not given within this is withdrawn
+const ALERT_MS = 8000;           // an alert that asks for nothing goes after this
 const ROLES = { chief: "Chief arbiter", arbiter: "Arbiter" };
 
 const $ = (id) => document.getElementById(id);
@@ -48,8 +53,9 @@ const S = {
   actsAsClock: localStorage.getItem(CLOCK_KEY) !== "off",
   registry: new ControlRegistry(),
   counter: 0,
-  armed: null,            // the key of the control awaiting its confirmation
+  armed: null,            // the key of the control or form awaiting its confirmation
   armedAt: 0,
+  confirming: null,       // a form's command awaiting its confirmation: its words and request
   wasLive: false,         // the link was up once: losing it now means offline
 };
 
@@ -80,6 +86,8 @@ function adviceFor(code) {
       return "The server did not answer, so the command may not have arrived. Check the network and what the console shows before sending it again.";
     case "not-found":
       return "The token is good: check the address of this page against the play-off named above.";
+    case "already-pressed":
+      return "Nothing to do: the clock counted the press once.";
     default:
       return "Check the state shown, then try again; if it persists, tell the chief arbiter.";
   }
@@ -90,18 +98,84 @@ function codeOfStatus(status) {
     422: "bad-command", 429: "rate-limited", 503: "unavailable" })[status] || (status ? "error" : "network");
 }
 
-function pushAlert(title, reason, code, key) {
+/**
+ * An alert: `tone` "error" (a refusal) or "info" (nothing went wrong). One about the
+ * connection asks for something (a token typed below) and stays until it is given
+ * or dismissed; any other goes after `ALERT_MS`.
+ */
+function pushAlert(title, reason, code, key, tone = "error") {
   S.counter += 1;
   S.alerts = S.alerts.filter((a) => !(key && a.key === key));
-  S.alerts.unshift({ id: `alert-${S.counter}`, title, reason, advice: adviceFor(code), code, key });
+  S.alerts.unshift({
+    id: `alert-${S.counter}`, title, reason, advice: adviceFor(code), code, key, tone,
+    answer: key === "connection", until: localNow() + ALERT_MS,
+  });
   S.alerts = S.alerts.slice(0, 4);
-  patch("alerts", alertsHtml(S.alerts));
+  showAlerts();
 }
 
 function dropAlerts(key) {
   const before = S.alerts.length;
   S.alerts = S.alerts.filter((a) => a.key !== key);
-  if (S.alerts.length !== before) patch("alerts", alertsHtml(S.alerts));
+  if (S.alerts.length !== before) showAlerts();
+}
+
+function showAlerts() {
+  patch("alerts", alertsHtml(S.alerts));
+  placeAlerts();
+}
+
+function expireAlerts() {
+  const now = localNow();
+  const kept = S.alerts.filter((a) => a.answer || a.until > now);
+  if (kept.length !== S.alerts.length) {
+    S.alerts = kept;
+    showAlerts();
+  }
+}
+
+/**
+ * Alerts never cover a clock face. Beside the console (two columns), they float over
+ * the schedule's column; on one column, in the tallest stretch of the window that
+ * shows no clock face, at its foot. On the login form they stay under the header.
+ */
+function placeAlerts() {
+  const box = $("alerts");
+  const floating = !$("app").hidden && S.alerts.length > 0;
+  box.classList.toggle("floating", floating);
+  if (!floating) {
+    box.removeAttribute("style");
+    return;
+  }
+  const margin = 8;
+  let top = document.querySelector(".top").getBoundingClientRect().bottom;
+  const banner = $("offline");
+  if (!banner.hidden) top = Math.max(top, banner.getBoundingClientRect().bottom);
+  top += margin;
+  const bottom = document.documentElement.clientHeight - margin;
+  const plan = document.querySelector(".area-plan").getBoundingClientRect();
+  const now = $("now").getBoundingClientRect();
+  let band = [top, bottom];
+  let column = plan;
+  if (plan.right > now.left) {  // one column: keep to where no face is
+    column = now;
+    let free = [[top, bottom]];
+    for (const face of document.querySelectorAll(".faces")) {
+      const r = face.getBoundingClientRect();
+      if (!r.height) continue;
+      const over = r.top - margin;
+      const under = r.bottom + margin;
+      free = free.flatMap(([a, b]) => (under <= a || over >= b ? [[a, b]]
+        : [[a, Math.min(b, over)], [Math.max(a, under), b]].filter(([x, y]) => y > x)));
+    }
+    band = free.reduce((best, b) => (b[1] - b[0] > best[1] - best[0] ? b : best), [top, top]);
+  }
+  Object.assign(box.style, {
+    left: `${Math.round(column.left)}px`,
+    width: `${Math.round(column.width)}px`,
+    bottom: `${Math.round(document.documentElement.clientHeight - band[1])}px`,
+    maxHeight: `${Math.max(0, Math.round(band[1] - band[0]))}px`,
+  });
 }
 
 // ------------------------------------------------------------------ commands
@@ -134,7 +208,7 @@ function send(key, label, payload, { awaitsView = true, clear = [], closes = nul
     S.pending.set(rec.id, rec);
     conn.rest(payload, rec.id).then(
       (body) => succeed(rec, (body && body.seq) || 0),
-      (err) => fail(rec, codeOfStatus(err.status), err.message),
+      (err) => fail(rec, codeOfStatus(err.status), err.message, err.kind),
     );
   }
   render();
@@ -156,12 +230,18 @@ function succeed(rec, seq) {
   render();
 }
 
-function fail(rec, code, reason) {
+function fail(rec, code, reason, kind = null) {
   if (rec.status !== "pending") return;
-  rec.status = "error";
   rec.reason = reason;
   S.pending.delete(rec.id);
-  pushAlert(`${rec.label}: refused`, reason, code, rec.key);
+  if (kind === "already-pressed") {
+    // Pressed from another console at the same moment: counted once, nothing is wrong.
+    rec.status = "already";
+    pushAlert(`${rec.label}: already pressed`, reason, kind, rec.key, "info");
+  } else {
+    rec.status = "error";
+    pushAlert(`${rec.label}: refused`, reason, code, rec.key);
+  }
   render();
 }
 
@@ -189,7 +269,8 @@ function ui() {
   return {
     registry: S.registry, busy, clocks: (view && view.clocks) || {},
     actsAsClock: S.actsAsClock, role: conn.role, armed: S.armed,
-    statusWords: (view && view.status_words) || {}, offset: offset(),
+    confirming: S.confirming && S.confirming.key === S.armed ? S.confirming : null,
+    statusWords: (view && view.status_words) || {}, offset: offset(), now: conn.serverNow(),
   };
 }
 
@@ -241,14 +322,24 @@ function renderHeader() {
 }
 
 /** The clocks as they stand now, counted down locally from the server's values (frozen
- * while offline), and the countdowns to the end of the rests. */
+ * while offline), the countdowns to the end of the rests, and the refusals that hold
+ * until an instant (a disabled start's tooltip) with the time left. */
 function tick() {
   const clocks = (conn.view && conn.view.clocks) || {};
   const at = conn.serverNow();
   if (S.armed && localNow() - S.armedAt > CONFIRM_MS) disarm();
+  if (S.alerts.length) {
+    expireAlerts();
+    placeAlerts();
+  }
   for (const el of document.querySelectorAll("[data-until]")) {
     const left = Number(el.dataset.until) - at;
     setText(el, left > 0 ? `in ${formatCountdown(left)}` : "");
+  }
+  for (const el of document.querySelectorAll("[data-wait-until]")) {
+    const text = waitText({ until_ms: el.dataset.waitUntil, text: el.dataset.waitText }, at);
+    if (el.tagName === "BUTTON") setAttr(el, "title", text);
+    else setText(el, text);
   }
   for (const el of document.querySelectorAll("[data-clock]")) {
     const clock = clocks[el.dataset.clock];
@@ -285,8 +376,9 @@ function showStatus(state) {
   const banner = $("offline");
   banner.hidden = !offline;
   setText(banner, offline
-    ? `Offline: the server has not answered since ${hallTime(conn.frozenAt, offset(), true)}. `
-      + "The clocks are frozen at what they showed then and run again when the link is back. "
+    ? "Connection lost: clocks shown may be behind. "
+      + `The server has not answered since ${hallTime(conn.frozenAt, offset(), true)}; the clocks `
+      + "show what they showed then and run on when the link is back. "
       + "A command sent meanwhile goes over HTTP if the server can be reached, and stays pending until it answers."
     : "");
 }
@@ -326,7 +418,7 @@ conn.on("ack", (id, d, seq) => {
 
 conn.on("error", (id, d) => {
   const rec = id ? S.pending.get(id) : null;
-  if (rec) fail(rec, d.code || "error", d.reason || "refused");
+  if (rec) fail(rec, d.code || "error", d.reason || "refused", d.kind || null);
   else if (d.code !== "forbidden") pushAlert("The server refused a message", d.reason || "", d.code || "error", "frame");
 });
 
@@ -347,6 +439,7 @@ conn.on("refused", (code, reason) => {
 function disarm() {
   if (S.armed === null) return;
   S.armed = null;
+  S.confirming = null;
   render();
 }
 
@@ -367,6 +460,7 @@ function onControl(el, confirmed = false) {
     return;
   }
   S.armed = null;
+  S.confirming = null;
   const payload = controlPayload(control, clocks);
   send(control.id, fillLabel(control.summary, payload), payload, { awaitsView: !control.clock });
 }
@@ -389,15 +483,38 @@ function onSpace(e) {
   onControl(presses[0]);
 }
 
+/** A form's command, sent at once, or, for an action the view asks to confirm, once
+ * confirmed: the confirmation quotes what was chosen, and sends what it quotes. */
 function onSubmit(formEl, submitter) {
   const found = S.registry.get(formEl.dataset.form);
   if (!found || found.kind !== "form" || !found.item.enabled) return;
   const form = found.item;
   const { action, payload } = formPayload(form, formEl, submitter && submitter.dataset.action);
   const folded = formEl.closest("details.correct");
-  send(form.id, fillLabel(action.summary, payload), payload, {
-    awaitsView: !form.clock, clear: fieldsToClear(form), closes: folded ? folded.id : null,
-  });
+  const request = {
+    key: form.id, label: fillLabel(action.summary, payload), payload,
+    options: { awaitsView: !form.clock, clear: fieldsToClear(form), closes: folded ? folded.id : null },
+  };
+  if (action.confirm) {
+    S.armed = formEl.dataset.form;
+    S.armedAt = localNow();
+    S.confirming = {
+      key: S.armed, label: action.label, text: fillLabel(action.confirm, formChoices(form, formEl)),
+      request,
+    };
+    render();
+    const yes = document.querySelector(`[data-confirm="${CSS.escape(S.armed)}"]`);
+    if (yes) yes.focus();
+    return;
+  }
+  send(request.key, request.label, request.payload, request.options);
+}
+
+function onConfirmForm() {
+  const request = S.confirming.request;
+  S.armed = null;
+  S.confirming = null;
+  send(request.key, request.label, request.payload, request.options);
 }
 
 /** A proposal fills its form in: the arbiter adds the reason and sends it. */
@@ -432,7 +549,8 @@ document.addEventListener("click", (e) => {
   }
   const yes = e.target.closest("[data-confirm]");
   if (yes) {
-    onControl(yes, true);
+    if (S.confirming && S.confirming.key === yes.dataset.confirm) onConfirmForm();
+    else onControl(yes, true);
     return;
   }
   if (e.target.closest("[data-cancel]")) {
@@ -442,7 +560,7 @@ document.addEventListener("click", (e) => {
   const dismiss = e.target.closest("[data-dismiss]");
   if (dismiss) {
     S.alerts = S.alerts.filter((a) => a.id !== dismiss.dataset.dismiss);
-    patch("alerts", alertsHtml(S.alerts));
+    showAlerts();
     return;
   }
   if (e.target.closest("[data-fill]")) {
@@ -461,7 +579,10 @@ document.addEventListener("change", (e) => {
     return;
   }
   const form = e.target.closest("form[data-form]");
-  if (form) refreshForm(form);
+  if (!form) return;
+  refreshForm(form);
+  // A confirmation quotes what was chosen: another choice withdraws it.
+  if (S.confirming && S.confirming.key === form.dataset.form) disarm();
 });
 
 document.addEventListener("keydown", onSpace);
@@ -513,6 +634,8 @@ function start() {
 $("sign-out").addEventListener("click", forget);
 listenHallKey(() => ({ view: conn.view, token: S.token }), () => renderHallKey(conn.view, conn.role));
 window.addEventListener("resize", renderPlan);
+window.addEventListener("resize", placeAlerts);
+window.addEventListener("scroll", placeAlerts, { passive: true });
 setInterval(tick, 100);
 setInterval(() => {
   if (S.log.some((r) => r.status === "pending" && localNow() - r.sentAt > SLOW_MS)) {

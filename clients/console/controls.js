@@ -9,13 +9,16 @@
  * checkbox sends true or false. A field with `shown_when` is shown (and enforced)
  * only while the fields it names hold one of the values given, and an option's
  * `caution` is shown while it is chosen. A control with `confirm` is sent only
- * after the arbiter confirms it (see `confirmHtml`). A form with a `role` is drawn
- * only for a console of that role.
+ * after the arbiter confirms it (see `confirmHtml`), and so is a form action with
+ * `confirm`, whose words quote what was chosen in the form (see `formChoices`). A
+ * control refused until an instant (`wait`) says so with the time left, counting
+ * down (see `waitText`). A form with a `role` is drawn only for a console of that
+ * role.
  *
  * Nothing here knows what a command means: the view says it all.
  */
 
-import { hallTime } from "../common/time.js";
+import { formatCountdown, hallTime } from "../common/time.js";
 import { esc } from "../common/html.js";
 
 const SPINNER = ' <span class="spinner" aria-hidden="true"></span><span class="sr">(pending)</span>';
@@ -50,6 +53,17 @@ export function controlKey(control) {
 export function fillLabel(label, payload) {
   return String(label).replace(/\{(\w+)\}/g, (whole, field) =>
     (payload && payload[field] !== undefined && payload[field] !== null ? String(payload[field]) : whole));
+}
+
+/** A refusal that holds until an instant (the view's `wait`), with the time left at
+ * `nowMs` (server ms) where its words say `{left}`. */
+export function waitText(wait, nowMs) {
+  return String(wait.text).replace("{left}", formatCountdown(Number(wait.until_ms) - nowMs));
+}
+
+/** The attributes by which the page counts a control's `wait` down (see `tick`). */
+function waitAttrs(wait) {
+  return ` data-wait-until="${esc(wait.until_ms)}" data-wait-text="${esc(wait.text)}"`;
 }
 
 /** Whether the clock a control follows shows what the control requires. */
@@ -90,7 +104,9 @@ export function button(ui, control, { cls = "", html = null, testid = null, hide
   const detail = control.detail ? `<span class="small">${esc(control.detail)}</span>` : "";
   const classes = ["btn", control.primary ? "btn-primary" : "", cls, busy ? "is-pending" : "",
     armed ? "is-armed" : ""].filter(Boolean).join(" ");
-  const title = refusal && !busy ? ` title="${esc(refusal)}"` : "";
+  const waits = Boolean(control.wait) && !enabled && !busy;
+  const tip = waits ? waitText(control.wait, ui.now) : refusal && !busy ? refusal : null;
+  const title = tip ? ` title="${esc(tip)}"${waits ? waitAttrs(control.wait) : ""}` : "";
   const asks = control.confirm ? ` aria-haspopup="dialog" aria-expanded="${armed}"` : "";
   return `<button type="button" class="${classes}" data-control="${esc(key)}"${attrs}${asks}
       data-testid="${esc(testid || control.name)}"${title} aria-busy="${busy}"
@@ -115,11 +131,51 @@ export function confirmHtml(ui, controls) {
     </div>`;
 }
 
-/** Why a control or form cannot be used now, shown under it. */
-export function refusalNote(item, clocks) {
+/** Why a control or form cannot be used now, shown under it (`now`: server ms, for a
+ * refusal that holds until an instant). */
+export function refusalNote(item, clocks, now = 0) {
   const state = item.requires ? controlState(item, clocks) : item;
   if (state.enabled || !state.refusal) return "";
+  if (item.wait) {
+    return `<p class="refusal small" data-testid="refusal"${waitAttrs(item.wait)}>${esc(waitText(item.wait, now))}</p>`;
+  }
   return `<p class="refusal small" data-testid="refusal">${esc(state.refusal)}</p>`;
+}
+
+/**
+ * What the arbiter chose or typed in each field of a drawn form, as the form shows it
+ * (a player's name, not the id it sends): the words a form action's `confirm` quotes.
+ */
+export function formChoices(form, element) {
+  const shown = {};
+  for (const field of form.fields) {
+    const name = CSS.escape(field.name);
+    if (field.input === "select") {
+      const select = element.querySelector(`select[name="${name}"]`);
+      const option = select && select.selectedOptions[0];
+      shown[field.name] = option && option.value ? option.textContent.trim() : "";
+    } else if (field.input === "radio") {
+      const checked = element.querySelector(`input[name="${name}"]:checked`);
+      shown[field.name] = checked ? checked.closest("label").textContent.trim() : "";
+    } else if (field.input !== "checkbox") {
+      const input = element.querySelector(`[name="${name}"]`);
+      shown[field.name] = input ? String(input.value).trim() : "";
+    }
+  }
+  return shown;
+}
+
+/** The confirmation of a form's action the arbiter submitted (`ui.confirming`). */
+function formConfirmHtml(ui, key) {
+  const armed = ui.confirming;
+  if (!armed || armed.key !== key) return "";
+  return `<div class="confirm" role="alertdialog" aria-label="Confirm ${esc(armed.label)}" data-testid="confirm">
+      <p data-testid="confirm-text">${esc(armed.text)}</p>
+      <div class="row">
+        <button type="button" class="btn btn-primary" data-confirm="${esc(key)}" data-testid="confirm-yes">Confirm: ${esc(armed.label)}</button>
+        <button type="button" class="btn btn-quiet" data-cancel="1" data-testid="confirm-no">Cancel</button>
+      </div>
+    </div>`;
 }
 
 /** A stable DOM id for a form's field. */
@@ -219,7 +275,8 @@ export function formHtml(ui, form, { cls = "stack", title = false } = {}) {
       ${form.hint ? `<p class="muted small">${esc(form.hint)}</p>` : ""}
       ${form.fields.map((field) => shownFieldHtml(form, field, ui.offset)).join("")}
       <div class="row">${actions}</div>
-      ${refusalNote(form, ui.clocks)}
+      ${formConfirmHtml(ui, key)}
+      ${refusalNote(form, ui.clocks, ui.now)}
     </form>`;
 }
 

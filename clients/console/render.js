@@ -97,7 +97,8 @@ function lotsHtml(m, ui) {
   return `<div class="step" data-testid="lots-panel-${m.id}">
       <h3>${esc(lots.title)}</h3>
       <div class="row">${button(ui, lots.service)}</div>
-      ${refusalNote(lots.service, ui.clocks)}
+      ${confirmHtml(ui, [lots.service])}
+      ${refusalNote(lots.service, ui.clocks, ui.now)}
       ${formHtml(ui, lots.physical, { cls: "row" })}
     </div>`;
 }
@@ -157,7 +158,7 @@ function gamePanelHtml(p, ui) {
       <div class="faces">${faces}</div>
       <div class="row">${controls}</div>
       ${confirmHtml(ui, [p.start])}
-      ${p.start && !p.rests.some((r) => r.binding) ? refusalNote(p.start, ui.clocks) : ""}
+      ${p.start && !p.rests.some((r) => r.binding) ? refusalNote(p.start, ui.clocks, ui.now) : ""}
       ${rests}
       ${anyway ? `<div class="start-anyway" data-testid="start-anyway">${anyway}</div>` : ""}
       ${results ? `<h4>${p.start ? "Result without play (forfeit)" : "Result"}</h4><div class="results">${results}</div>` : ""}
@@ -176,7 +177,7 @@ function faceHtml(panel, face, clock, ui) {
       <span class="face-time" data-clock="${esc(panel.clock)}" data-side="${side}"
             data-start="${face.start_ms ?? ""}" data-testid="time-${side}">—</span>
       <span class="face-moves" data-testid="moves-${side}">moves ${moves}${next}</span>
-      <span class="face-frozen">frozen: offline</span>`;
+      <span class="face-frozen">connection lost: may be behind</span>`;
   if (!ui.actsAsClock) {
     return `<div class="face ${side}${runs ? " runs" : ""}" data-testid="clock-${side}">${inner}</div>`;
   }
@@ -323,7 +324,8 @@ export function commandsHtml(log, slowMs, now, offset) {
   const items = log.slice(0, 12).map((r) => {
     const state = r.status === "pending"
       ? (now - r.sentAt > slowMs ? "pending — no answer yet, still waiting" : "pending…")
-      : r.status === "ok" ? "✓ done" : `✗ refused: ${esc(r.reason)}`;
+      : r.status === "ok" ? "✓ done"
+        : r.status === "already" ? "already pressed: counted once" : `✗ refused: ${esc(r.reason)}`;
     const via = r.via === "REST" ? "sent while the live link was down" : "sent";
     return `<li class="cmd cmd-${r.status}" data-testid="cmd" data-status="${r.status}" data-type="${esc(r.payload.type)}">
         <span>${esc(r.label)}</span> <span class="small muted">${via} at ${hallTime(r.sentServerMs, offset, true)}</span>
@@ -332,9 +334,11 @@ export function commandsHtml(log, slowMs, now, offset) {
   return `<h2>Commands from this console</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">None yet.</p>`}`;
 }
 
+/** Alerts: a refusal ("error"), or a note that nothing went wrong ("info", not red). */
 export function alertsHtml(alerts) {
   return alerts.map((a) => `
-      <div class="alert" role="alert" data-testid="alert-error" data-code="${esc(a.code)}">
+      <div class="alert alert-${a.tone === "info" ? "info" : "error"}" role="${a.tone === "info" ? "status" : "alert"}"
+           data-testid="alert-${a.tone === "info" ? "info" : "error"}" data-code="${esc(a.code)}" data-answer="${a.answer ? "true" : "false"}">
         <div class="alert-text">
           <strong>${esc(a.title)}</strong>
           <p class="alert-reason" data-testid="alert-reason">${esc(a.reason)}</p>

@@ -6,7 +6,8 @@
  * only counts: the running side of each clock down from the server's values, and
  * the countdowns to the instants the view names, on the server's time as the
  * connection measures it. While the link is down every clock stands still and the
- * page says, in large type, that it is offline and its clocks are stopped.
+ * page says, in large type, that the connection is lost and the clocks shown may be
+ * behind (not that they stopped: the games go on in the hall).
  *
  * The key is in the address's fragment, which the browser never sends: the page
  * hands it to the server in the websocket's first frame only, never in a URL it
@@ -48,7 +49,7 @@ const CONNECTION_TEXT = {
   reconnecting: "offline",
 };
 
-const OFFLINE_TEXT = "Offline: the server cannot be reached. Clocks stopped; reconnecting…";
+const OFFLINE_TEXT = "Connection lost: clocks shown may be behind. Reconnecting…";
 
 /** What the page shows, for the hall's own checks and for tests. */
 const shown = {

@@ -46,7 +46,7 @@ export function tickClocks(view, now, synced, frozen) {
     const entry = drawn[card.dataset.key];
     if (!entry) continue;
     const status = card.querySelector('[data-role="status"]');
-    setText(status, frozen ? "clocks stopped: offline" : words[entry.status] || "");
+    setText(status, frozen ? "connection lost: may be behind" : words[entry.status] || "");
     setAttr(card, "data-status", entry.status || "");
   }
   return drawn;

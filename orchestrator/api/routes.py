@@ -41,6 +41,7 @@ from orchestrator.commands import (
 from orchestrator.creation import PlayoffOptions
 from orchestrator.errors import Conflict, Forbidden
 from orchestrator.pgn import playoff_pgn
+from orchestrator.refusals import RefusalKind
 from orchestrator.service import Request as IdempotentRequest
 from orchestrator.service import Service
 from orchestrator.state import EventState, PlayoffState, playoff_stream
@@ -108,6 +109,12 @@ class ErrorBody(BaseModel):
     """Every refusal: the reason in words, or the problems with the request."""
 
     detail: str | list[Problem]
+    kind: RefusalKind | None = Field(
+        default=None,
+        description="A refusal a screen tells apart: already-pressed (the press was "
+        "counted already: nothing to do), too-early (a start refused until a rest or "
+        "the chief arbiter's time is over)",
+    )
 
 
 _WHY = {

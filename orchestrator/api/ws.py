@@ -354,7 +354,7 @@ async def _catch_up(
 
 def _refuse(
     service: Service, connection: Connection, code: str, reason: str, command_id: str | None = None,
-    *, retry_after_s: int | None = None,
+    *, retry_after_s: int | None = None, kind: str | None = None,
 ) -> None:
     """An error frame: the command or frame is refused and nothing changes."""
     seq = service.playoff(connection.playoff_id).seq
@@ -362,6 +362,8 @@ def _refuse(
     d: dict[str, Any] = {"code": code, "reason": reason}
     if retry_after_s is not None:
         d["retry_after_s"] = retry_after_s
+    if kind is not None:
+        d["kind"] = kind
     connection.send(encode("error", seq, d, **extra))
 
 
@@ -449,7 +451,8 @@ async def _command(
         return
     except (ServiceError, PlayoffError) as exc:
         reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
-        _refuse(service, connection, "conflict", str(reason), command_id)
+        _refuse(service, connection, "conflict", str(reason), command_id,
+                kind=getattr(exc, "kind", None))
         return
     seq = service.playoff(playoff_id).seq
     connection.send(encode("ack", seq, {"seqs": [e.seq for e in outcome.events]}, id=command_id))

@@ -39,8 +39,13 @@ Policies
   break after the main event, or inside the least interval after a player's
   previous game, is refused: the start is disabled with the rule and the instant
   it ends, and the chief arbiter gets "start anyway", with a required reason that
-  is logged. A start inside the preferred interval after a player's previous game
-  is accepted after a confirmation quoting the preference.
+  is logged. The refusal comes with its ``wait`` (until when, and its words with
+  the time left for the console to count down). A start inside the preferred
+  interval after a player's previous game is accepted after a confirmation quoting
+  the preference.
+- **Lots and coin tosses** cannot be undone: each, by the service or recorded
+  from a physical draw, is sent only after a confirmation saying what it draws
+  (the physical one quoting the player chosen) and what follows from it.
 - **Corrections** (:meth:`_Builder.correct_form`). Each game with a result has
   its own correction form, for the results the service would accept there. For
   each, the form says what the correction voids (the games played or under way
@@ -53,7 +58,9 @@ Policies
   series of legal moves), with the correction to ½-½ prefilled, needing only its
   reason, for as long as the flag's result stands and no later game has started.
 - **Colours** are not implied before they are known: before the lots (or the
-  decider's toss) the players are written "A – B (colours by lot)".
+  decider's toss) the players are written "A – B (colours by lot)", or "(colours
+  by coin toss)" for a decider whose colours are tossed for, in the schedule as in
+  the match (:meth:`_Builder.colour_rule`), even before the decider is due.
 - **Formats** are data: stage names, time controls, the decider's name, its draw
   odds and the rules cited all come from the match's format, never from here.
 
@@ -114,6 +121,8 @@ from orchestrator.commands import (
     TossCoin,
     apply_command,
     refusal,
+    refusal_words,
+    refused,
 )
 from orchestrator.events import (
     ClockAdjusted,
@@ -125,6 +134,7 @@ from orchestrator.events import (
     TimeControlShortened,
     VoidedGame,
 )
+from orchestrator.refusals import TooEarly
 from orchestrator.state import ArbiterChange, Draw, DrawKind, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
@@ -193,6 +203,16 @@ class _View(BaseModel):
 # --------------------------------------------------------------------------- controls
 
 
+class Wait(_View):
+    """A refusal that ends at a known instant, for the console to count down to."""
+
+    until_ms: int = Field(description="When the refusal ends, in server ms")
+    text: str = Field(
+        description="The refusal, with {left} where the time left goes (the console "
+        "writes it as a countdown, 4:59)"
+    )
+
+
 class Control(_View):
     """A button: the command it sends, and whether the service accepts it now."""
 
@@ -217,6 +237,11 @@ class Control(_View):
         default=None,
         description="Sent only once the arbiter confirms it, after reading this (what it "
         "records and decides, or the preference it does not keep)",
+    )
+    wait: Wait | None = Field(
+        default=None,
+        description="A refusal that holds until an instant (a rest): the refusal in words "
+        "with the time left counting down",
     )
 
 
@@ -305,6 +330,12 @@ class FormAction(_View):
         description="Number fields sent multiplied by this (seconds typed, ms sent)",
     )
     primary: bool = False
+    confirm: str | None = Field(
+        default=None,
+        description="Sent only once the arbiter confirms it, after reading this (what "
+        "cannot be undone); a field's name in braces is what was chosen or typed in it, "
+        "as the form shows it",
+    )
 
 
 class Form(_View):
@@ -884,18 +915,24 @@ class _Builder:
             return f"the {rules.decider.name} of {self.round_of(match_id)}"
         return f"game {number} of {self.round_of(match_id)}"
 
-    def players_text(self, playoff: Playoff, match: Match, game: Game | None) -> str:
-        """White – Black once the colours are known; before, the players and how their
-        colours will be settled."""
+    def players_text(self, playoff: Playoff, match: Match, number: int) -> str:
+        """White – Black once the colours of game ``number`` are known; before, the
+        players and how their colours will be settled."""
+        game = playoff.game(match.id, number)
         if game is not None and game.white is not None and game.black is not None:
             return f"{self.name(game.white)} – {self.name(game.black)}"
         a, b = match.players
         if a is None or b is None:
             return " – ".join(self.name(p) if p else "to be decided" for p in (a, b))
-        how = "colours by lot"
-        if game is not None and game.kind.decider and _tossed(match.rules):
-            how = "colours by coin toss"
-        return f"{self.name(a)} – {self.name(b)} ({how})"
+        return f"{self.name(a)} – {self.name(b)} ({self.colour_rule(match, number)})"
+
+    def colour_rule(self, match: Match, number: int) -> str:
+        """How the colours of game ``number`` are settled while they are unknown, in the
+        one wording the match panel and the schedule both use: a decider not yet
+        played (nor even due) is tossed for as the one under way is."""
+        if match.kind_of(number).decider and _tossed(match.rules):
+            return "colours by coin toss"
+        return "colours by lot"
 
     def outcome_words(self, game: Game, result: Result, *, past: bool) -> str:
         """A result in the players' names: "X beat Y", "X and Y drew"."""
@@ -930,11 +967,16 @@ class _Builder:
         self, id: str, name: str, label: str, summary: str, command: Command, *,
         detail: str | None = None, primary: bool = False, confirm: str | None = None,
     ) -> Control:
-        why = self.refusal(command)
+        exc = refused(self.state, command, self.check)
+        why = refusal_words(exc, self.state.names) if exc is not None else None
+        wait = None
+        if isinstance(exc, TooEarly):
+            self.instants.append(exc.until)
+            wait = Wait(until_ms=self.ms(exc.until), text=exc.sentence("{left}"))
         return Control(
             id=id, name=name, label=label, detail=detail, summary=summary, command=command,
             enabled=why is None, refusal=why, primary=primary,
-            confirm=confirm if why is None else None,
+            confirm=confirm if why is None else None, wait=wait,
         )
 
     # ------------------------------------------------------------------ the whole view
@@ -1016,8 +1058,7 @@ class _Builder:
         known = a is not None and b is not None
         round_name = self.round_name(match)
         games = playoff.games_of(match.id)
-        first = next((g for g in games if g.number == 1), None)
-        versus = self.players_text(playoff, match, first) if known else "players not known yet"
+        versus = self.players_text(playoff, match, 1) if known else "players not known yet"
         score = match_score(playoff, match)
         control = state.time_control(match, 1)
         time_control = f"Time control {control}" if control is not None else ""
@@ -1064,7 +1105,7 @@ class _Builder:
             label=_game_label(match.rules, game),
             white=self.name(game.white) if game.white is not None else "—",
             black=self.name(game.black) if game.black is not None else "—",
-            players=self.players_text(self.state.chess, match, game),
+            players=self.players_text(self.state.chess, match, game.number),
             result=RESULT_WORDS[game.result][0] if game.result is not None else "",
             result_text=(
                 self.outcome_words(game, game.result, past=True)
@@ -1178,11 +1219,15 @@ class _Builder:
         key = f"lots:{match.id}"
         # Game 1's drawing is sent as it always was; a later stage's names its game.
         at: dict[str, Any] = {} if game == 1 else {"game": game}
+        what = f"White in {self.game_words(match.id, game)}"
+        final = "A drawing of lots cannot be undone: its outcome sets the colours."
+        a, b = (self.name(p) for p in match.players)
         service = self.control(
             key, f"lots-service-{match.id}", "Draw lots (service, commit-reveal)",
             f"Lots by the service, match {match.id}"
             + ("" if game == 1 else f", game {game}"),
             DrawLots(match=match.id, method="service", **at), primary=True,
+            confirm=f"Draw lots by the service for {what}: {a} or {b}. {final}",
         )
         whites = self.player_options(match, "white")
         why = self.refusal(
@@ -1198,6 +1243,7 @@ class _Builder:
                 name=f"lots-physical-{match.id}", label="Record physical draw",
                 summary=f"Physical lots, match {match.id}",
                 command={"type": "lots", "match": match.id, "method": "physical", **at},
+                confirm=f"Record the physical draw: {what} is {{white}}. {final}",
             ),),
             enabled=why is None, refusal=why,
         )
@@ -1210,6 +1256,12 @@ class _Builder:
 
     def toss(self, match: Match) -> TossPanel:
         key = f"toss:{match.id}"
+        decider = match.rules.decider
+        final = "A coin toss cannot be undone: " + (
+            "its winner advances." if isinstance(decider, DecidingLot)
+            else "its winner chooses the colours."
+        )
+        what = self.round_name(match)
         callers = self.player_options(match, "caller")
         calls = tuple(
             Option(value=face.value, label=face.value.capitalize(), sets={"call": face.value},
@@ -1232,6 +1284,8 @@ class _Builder:
                 summary=f"Coin toss by the service, match {match.id}",
                 command={"type": "coin-toss", "match": match.id, "method": "service"},
                 primary=True,
+                confirm=f"Toss the coin by the service for {what}: {{caller}} calls {{call}}. "
+                        f"{final}",
             ),),
             enabled=why is None, refusal=why,
         )
@@ -1247,10 +1301,10 @@ class _Builder:
                 name=f"toss-physical-{match.id}", label="Record physical toss",
                 summary=f"Physical coin toss, match {match.id}",
                 command={"type": "coin-toss", "match": match.id, "method": "physical"},
+                confirm=f"Record the physical toss for {what}: won by {{winner}}. {final}",
             ),),
             enabled=why is None, refusal=why,
         )
-        decider = match.rules.decider
         if isinstance(decider, DecidingLot):
             title = decider.name
             hint = "The winner of the drawing advances" + (
@@ -1880,7 +1934,7 @@ class _Builder:
         match = playoff.match(planned.match)
         if None in match.players:
             return " – ".join(self.name(p) for p in planned.players)
-        return self.players_text(playoff, match, playoff.game(planned.match, planned.game))
+        return self.players_text(playoff, match, planned.game)
 
     def schedule(self) -> ScheduleView:
         plan = self.ctx.plan

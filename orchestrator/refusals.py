@@ -1,0 +1,72 @@
+"""Refusals a screen tells apart: what was refused, as parts, and the sentence they make.
+
+Most refusals are a sentence and nothing more. These carry a ``kind`` besides, so
+that a screen can treat them as what they are without reading the sentence: a
+second press of a clock already pressed (two consoles tapping at once) is no
+mistake to alarm anyone with, and a start refused until a rest is over ends at a
+known instant a console can count down to. Each is raised by the command that
+governs it (its ``decide``), and its sentence is built here, from its parts, once:
+REST answers it with its ``kind`` beside ``detail``, the websocket with its ``kind``
+in the error frame, and the arbiter view words its controls from the same parts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar, Literal
+
+from playoff_formats.errors import PlayoffError
+from playoff_formats.model import Colour
+from playoff_formats.schedule.words import span
+
+__all__ = ["AlreadyPressed", "KnownRefusal", "RefusalKind", "TooEarly"]
+
+RefusalKind = Literal["already-pressed", "too-early"]
+"""``already-pressed``: the press was counted already (nothing to do);
+``too-early``: a start refused until a rest or the chief arbiter's time is over."""
+
+
+class KnownRefusal(PlayoffError):
+    """A refusal with a ``kind`` and its sentence (``reason``)."""
+
+    kind: ClassVar[RefusalKind]
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class AlreadyPressed(KnownRefusal):
+    """``side``'s clock was pressed after ``move`` already: a second press for the
+    same move (another console's, at the same moment) counts once."""
+
+    kind: ClassVar[RefusalKind] = "already-pressed"
+
+    def __init__(self, match: int, game: int, side: Colour, move: int) -> None:
+        self.match, self.game, self.side, self.move = match, game, side, move
+        super().__init__(
+            f"{side.value.capitalize()}'s clock was already pressed after move {move} "
+            f"(match {match}, game {game}): the press counts once"
+        )
+
+
+class TooEarly(KnownRefusal):
+    """A start refused until ``until``: the rests (or the chief arbiter's time) it
+    would cut short, in words (``rules``)."""
+
+    kind: ClassVar[RefusalKind] = "too-early"
+
+    def __init__(
+        self, match: int, game: int, rules: tuple[str, ...], until: datetime, now: datetime
+    ) -> None:
+        self.match, self.game, self.rules, self.until = match, game, rules, until
+        super().__init__(self.sentence(span(until - now)))
+
+    def sentence(self, left: str) -> str:
+        """The sentence, with ``left`` the time left until the start is allowed (a
+        console puts its own countdown there)."""
+        return (
+            f"too early for match {self.match}, game {self.game}: " + "; ".join(self.rules)
+            + f" ({left} from now). The chief arbiter may start it all the same, giving "
+            "the reason."
+        )
