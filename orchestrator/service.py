@@ -335,7 +335,7 @@ class Service:
             changed.set()  # wakes whoever waits for the event to change
 
     def _quarantine(self, stream: str, exc: Exception) -> None:
-        reason = f"{type(exc).__name__}: {_reason(exc)}"[:500]
+        reason = f"{type(exc).__name__}: {_diagnosis(exc)}"[:500]
         log.error("%s cannot be loaded and is left aside: %s", stream, reason)
         self.quarantined[stream] = reason
 
@@ -1173,6 +1173,16 @@ def refusal_of(
     return Conflict(
         _reason(exc, names or {}), exc.kind if isinstance(exc, KnownRefusal) else None
     )
+
+
+def _diagnosis(exc: Exception) -> str:
+    """What went wrong, for the administrator who repairs a log: the field's path in
+    the logged data, as the code names it."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"{where}: {first['msg']}" if where else str(first["msg"])
+    return _reason(exc)
 
 
 def _reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:

@@ -63,8 +63,11 @@ def error_words(error: Mapping[str, Any], skip: Iterable[str] = ()) -> str:
     elif kind == "value_error":
         what = str(error.get("msg", "")).removeprefix("Value error, ")
         return f"{field}: {what}" if field else what
-    else:
-        what = _GENERIC.get(kind) or str(error.get("msg", "is not valid")).lower()
+    elif kind in _GENERIC:
+        what = _GENERIC[kind]
+    else:  # a message of the project's own validators: a sentence of its own
+        said = str(error.get("msg", "is not valid"))
+        return f"{field}: {said}" if field else said
     where = []
     for key in ("line", "column"):
         if key in ctx:

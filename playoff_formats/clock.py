@@ -169,8 +169,8 @@ def _seconds(ms: int) -> str:
         return f"{ms / 1000:g} s"  # a flag about to fall: every millisecond said
     if ms < 60_000:
         return f"{round(ms / 1000, 1):g} s"
-    minutes, rest = divmod(ms, 60_000)
-    return f"{minutes} min {rest / 1000:g} s" if rest else f"{minutes} min"
+    minutes, rest = divmod(ms // 1000, 60)  # whole seconds, as a clock shows them
+    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
 
 
 class Clock(Frozen):

@@ -61,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from functools import lru_cache
-from typing import Self
+from typing import Any, Self
 
 from pydantic import Field, model_validator
 
@@ -79,7 +79,7 @@ from playoff_formats.formats.model import (
     SuddenDeath,
 )
 from playoff_formats.model import Frozen, Result
-from playoff_formats.phrase import Phrase, Player, phrase
+from playoff_formats.phrase import Phrase, PhraseData, Player, phrase
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -215,7 +215,16 @@ class MatchDecision(Frozen):
     method: DecisionMethod
     score: tuple[float, float] | None = None
     armageddon: Result | None = None
-    words: Phrase = Field(exclude=True)
+    words: PhraseData
+
+    @model_validator(mode="before")
+    @classmethod
+    def _logged_as_text(cls, data: Any) -> Any:
+        # A play-off logged before phrases kept a bye's decision as a sentence.
+        if isinstance(data, dict) and "text" in data and "words" not in data:
+            data = {**data, "words": data["text"]}
+            del data["text"]
+        return data
 
     def describe(self, names: Mapping[str, str]) -> str:
         """How the match was decided, in a sentence with the players' names."""

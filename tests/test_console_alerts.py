@@ -97,7 +97,7 @@ def test_refusal_alerts_keep_clear_of_the_clock_faces_and_go_after_a_few_seconds
             take_too_much_time(game1)
             alert = page.get_by_test_id("alert-error")
             expect(alert.get_by_test_id("alert-reason")).to_contain_text(
-                "(36000 s) from white")
+                "cannot take 600 min from white")
             shown_at = time.monotonic()
             alerts_clear_of_the_faces(page)
             save_screenshot(page, "console-alert-one-column")
@@ -108,7 +108,7 @@ def test_refusal_alerts_keep_clear_of_the_clock_faces_and_go_after_a_few_seconds
             assert time.monotonic() - shown_at < 12
             refused = page.locator('[data-testid="cmd"][data-type="adjust"]')
             expect(refused).to_have_attribute("data-status", "error")
-            expect(refused).to_contain_text("(36000 s) from white")
+            expect(refused).to_contain_text("cannot take 600 min from white")
 
         for size in ({"width": 1280, "height": 900}, {"width": 1024, "height": 640}):
             with console(browser, url, chief_token, viewport=size) as page:

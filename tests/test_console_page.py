@@ -254,7 +254,7 @@ def test_the_console_runs_a_whole_playoff_with_an_armageddon(
             start_anyway(game2, "the players waive the interval")
             record(game2, "result-1-0")
             expect(page.get_by_test_id("game-1-2-result")).to_have_text("1-0")
-            expect(page.get_by_test_id("score-1")).to_have_text("1–1")
+            expect(page.get_by_test_id("score-1")).to_have_text("Player B 1–1 Player A")
 
             # ---- the Armageddon: coin toss (commit-reveal), the winner takes Black
             page.get_by_test_id("toss-caller-1").select_option("A")
@@ -361,7 +361,9 @@ def shorten_the_time_control(page: Page) -> None:
     page.get_by_test_id("tc-reason").fill("the hall closes early")
     page.get_by_test_id("tc-submit").click()
     alert = page.get_by_test_id("alert-error")
-    expect(alert.get_by_test_id("alert-reason")).to_contain_text("time_control")
+    # The field by its name, in words: no JSON path, no command type.
+    expect(alert.get_by_test_id("alert-reason")).to_contain_text("time control: ")
+    expect(alert.get_by_test_id("alert-reason")).not_to_contain_text("time_control")
     expect(alert.get_by_test_id("alert-advice")).to_contain_text("Correct the value")
     alert.get_by_test_id("alert-dismiss").click()
     expect(alert).to_have_count(0)
@@ -595,7 +597,8 @@ def test_a_game_voided_by_a_correction_is_played_again_from_move_one(
             record(game2, "result-draw")
             expect(page.get_by_test_id("winner-1")).to_have_text(
                 "Abdusattorov, Nodirbek advances")
-            expect(page.get_by_test_id("score-1")).to_have_text("1½–½")
+            expect(page.get_by_test_id("score-1")).to_have_text(
+                "Abdusattorov, Nodirbek 1½–½ Sindarov, Javokhir")
 
             # ---- the final's game 1, with presses and a result
             final = page.get_by_test_id("match-2")

@@ -111,10 +111,10 @@ def test_a_log_written_before_typed_events_folds_to_the_same_state(tmp_path: Pat
             assert playoff_pgn(state, name) == expected["pgn"]
             standings = service.standings(state.event_id)
             placings = final_placings(standings, state.chess, state.prizes, state.points)
-            assert placings.to_json() == expected["placings"]
+            _contains(placings.to_json(), expected["placings"], "placings")
 
 
-NEWER = {"time-control-restored"}
+NEWER = {"time-control-restored", "board-score-corrected"}
 """Play-off event types that came after the fixture was written."""
 
 

@@ -568,11 +568,12 @@ def test_pinned_start_between_5_and_10_minutes_is_honoured() -> None:
     plan = plan_playoff(gct2015_playoff(seeds(2)), Constraints(main_event_ended=ended(2)), actuals)
     assert times(plan)[1:] == [(1, 2, at(20, 17), at(21, 17)), (1, 3, at(21, 27), at(21, 38))]
     g2 = plan.game(1, 2)
-    assert (g2.fixed, g2.interval, g2.reason) == (True, None, "start pinned by the arbiter (hall)")
+    assert (g2.fixed, g2.interval, g2.reason) == (
+        True, None, "start moved to 20:17 by the chief arbiter (hall)")
     assert plan.warnings == ()
     gap = next(b for b in plan.breaks if b.end == at(20, 17))
     assert gap.end - gap.start == 7 * MIN
-    assert gap.reason == "interval between games: start pinned by the arbiter"
+    assert gap.reason == "interval between games: start set by the chief arbiter"
 
 
 def test_shortened_time_control_for_one_match() -> None:

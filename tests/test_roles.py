@@ -41,6 +41,8 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "restore-time-control": {"reason": "undo"},
     "deadline": {"deadline": WHEN, "reason": "the organiser's"},
     "board-score": {"stanza": 1, "board": 1, "table": 1, "ns_score": 100},
+    "board-score-correct": {"stanza": 1, "board": 1, "table": 1, "ns_score": 100,
+                            "reason": "a slip misread"},
 }
 """A valid payload of each command (what the state then says of it does not matter)."""
 

@@ -56,7 +56,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
         view["status"] = match.status.value
         view["players"] = list(match.players)
         view["decision"] = (
-            {**match.decision.model_dump(mode="json"),
+            {**match.decision.model_dump(mode="json", exclude={"words"}),
              "text": match.decision.describe(state.names)}
             if match.decision is not None else None
         )
