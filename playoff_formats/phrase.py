@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
 
-from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
-
-__all__ = ["Phrase", "PhraseData", "Player", "phrase"]
+__all__ = ["Phrase", "Player", "phrase"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,41 +51,3 @@ def phrase(*parts: str | Player | Phrase) -> Phrase:
         flat.extend(part.parts if isinstance(part, Phrase) else (part,))
     return Phrase(tuple(flat))
 
-
-def _phrase_in(value: object) -> Phrase:
-    if isinstance(value, Phrase):
-        return value
-    if isinstance(value, str):  # a sentence logged before phrases: its words alone
-        return Phrase((value,))
-    if isinstance(value, list | tuple):
-        parts: list[str | Player] = []
-        for part in value:
-            if isinstance(part, str):
-                parts.append(part)
-            elif isinstance(part, dict) and isinstance(part.get("player"), str):
-                parts.append(Player(part["player"]))
-            else:
-                raise ValueError("a phrase is a list of words and {\"player\": id}")
-        return Phrase(tuple(parts))
-    raise ValueError("a phrase is a list of words and {\"player\": id}")
-
-
-def _phrase_out(value: Phrase) -> list[Any]:
-    return [{"player": p.id} if isinstance(p, Player) else p for p in value.parts]
-
-
-PhraseData = Annotated[
-    Phrase,
-    PlainValidator(_phrase_in),
-    PlainSerializer(_phrase_out),
-    WithJsonSchema({
-        "type": "array",
-        "items": {"anyOf": [
-            {"type": "string"},
-            {"type": "object", "properties": {"player": {"type": "string"}},
-             "required": ["player"], "additionalProperties": False},
-        ]},
-        "description": "Words, and the players they speak of by id",
-    }),
-]
-"""A :class:`Phrase` in a model: JSON as its words and ``{"player": id}`` in order."""

@@ -61,9 +61,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.formats import LOGGED_BEFORE_FORMATS
@@ -79,7 +79,7 @@ from playoff_formats.formats.model import (
     SuddenDeath,
 )
 from playoff_formats.model import Frozen, Result
-from playoff_formats.phrase import Phrase, PhraseData, Player, phrase
+from playoff_formats.phrase import Phrase, Player, phrase
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -234,6 +234,46 @@ class MatchDecision(Frozen):
     def text(self) -> str:
         """The sentence with the players' ids (for logs; people get :meth:`describe`)."""
         return str(self.words)
+
+
+def _phrase_in(value: object) -> Phrase:
+    if isinstance(value, Phrase):
+        return value
+    if isinstance(value, str):  # a sentence logged before phrases: its words alone
+        return Phrase((value,))
+    if isinstance(value, list | tuple):
+        parts: list[str | Player] = []
+        for part in value:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict) and isinstance(part.get("player"), str):
+                parts.append(Player(part["player"]))
+            else:
+                raise ValueError("a phrase is a list of words and {\"player\": id}")
+        return Phrase(tuple(parts))
+    raise ValueError("a phrase is a list of words and {\"player\": id}")
+
+
+def _phrase_out(value: Phrase) -> list[Any]:
+    return [{"player": p.id} if isinstance(p, Player) else p for p in value.parts]
+
+
+PhraseData = Annotated[
+    Phrase,
+    PlainValidator(_phrase_in),
+    PlainSerializer(_phrase_out),
+    WithJsonSchema({
+        "type": "array",
+        "items": {"anyOf": [
+            {"type": "string"},
+            {"type": "object", "properties": {"player": {"type": "string"}},
+             "required": ["player"], "additionalProperties": False},
+        ]},
+        "description": "Words, and the players they speak of by id",
+    }),
+]
+"""A :class:`~playoff_formats.phrase.Phrase` in a model: JSON as its words and
+``{"player": id}``, in order."""
 
 
 class PlayerPoints(Frozen):
