@@ -111,7 +111,6 @@ async def test_the_chief_arbiter_corrects_a_board_score_and_the_hall_is_told(
             "text": ("Stanza 1, board 1, table 1: the North-South score is +720 (was +620); "
                      "North London win the match"),
             "items": ["Stanza 2: no longer played"],
-            "reason": "the travelling slip was misread",
         }
         # Corrected back: Surrey's stanza-2 board is not restored (it was voided), the
         # match is level again after stanza 1 and stanza 2 opens afresh.

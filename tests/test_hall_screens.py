@@ -55,7 +55,7 @@ __all__ = ["browser"]  # the fixture, from tests/browser.py
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = [(1920, 1080), (1366, 768), (1080, 1920)]
-SCENES = ["break", "game", "armageddon", "stanzas", "placings"]
+SCENES = ["break", "game", "armageddon", "stanzas", "placings", "correction"]
 IDS = (PRAGG, ABDU, SINDAROV)
 
 CHECK = """(needed) => {
@@ -153,6 +153,7 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Playo
     with running_server(db, SkippableTime()) as server:
         made: dict[str, Playoff] = {}
         made["placings"] = final_played(server)
+        made["correction"] = corrected(server)
         made["stanzas"] = stanzas_played(server)
         armageddon = chess_playoff(server)
         level_after_two_games(armageddon)
@@ -186,6 +187,23 @@ def final_played(server: RunningServer) -> Playoff:
     return playoff
 
 
+def corrected(server: RunningServer) -> Playoff:
+    """Abdusattorov won match 1 2-0 and the final began; then game 1's scoresheets
+    were found swapped: the match is level, the final's game 1 no longer played."""
+    playoff = chess_playoff(server)
+    for game, result in ((1, "1-0"), (2, "0-1")):
+        playoff.game(1, game, "start")
+        playoff.game(1, game, "result", {"result": result})
+        playoff.rest()
+    playoff.post("/matches/2/lots", {"method": "physical", "white": PRAGG})
+    playoff.game(2, 1, "start")
+    with server.client(playoff.token) as chief:
+        corrected = chief.put(f"/api/playoffs/{playoff.id}/matches/1/games/1/result", json={
+            "result": "0-1", "reason": "the scoresheets were swapped", "confirm": True})
+        assert corrected.status_code == 200, corrected.text
+    return playoff
+
+
 def stanzas_played(server: RunningServer) -> Playoff:
     """Stanza 1 played, stanza 2 under way: board 1 scored at both tables, board 2
     at table 1 only."""
@@ -207,6 +225,7 @@ def ready(page: Page, scene: str) -> None:
         "armageddon": "[data-testid=armageddon-banner][data-state=on]",
         "stanzas": "[data-testid=scoreboard]",
         "placings": "[data-testid=placings]",
+        "correction": "[data-testid=correction]",
     }
     page.wait_for_selector(waits[scene], timeout=3000)
     page.wait_for_timeout(150)  # a frame for the countdown and the names to settle
@@ -284,6 +303,9 @@ def expect_scene(page: Page, scene: str, text: str, width: int, height: int) -> 
     elif scene == "placings":
         assert page.get_by_test_id("champion").inner_text() == "Sindarov, Javokhir"
         assert "100,000" in text
+        assert "the other places come from the main event's tiebreaks" in text
+    elif scene == "correction":
+        assert "Result corrected" in text and "no longer played" in text
 
 
 # --------------------------------------------------------------------------- long names

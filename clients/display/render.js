@@ -70,10 +70,6 @@ export function render(view, page) {
 }
 
 function stageHtml(view) {
-  return correctionHtml(view.correction) + modeHtml(view);
-}
-
-function modeHtml(view) {
   switch (view.mode) {
     case "games": return flagHtml(view.flag) + gamesHtml(view.live);
     case "idle": return flagHtml(view.flag) + idleHtml(view);
@@ -94,18 +90,19 @@ function correctionHtml(c) {
   return `<div class="correction" data-testid="correction" role="status">` +
     `<span class="correction-title">${esc(c.title)}</span>` +
     `<span class="correction-text">${esc(c.text)}</span>` +
-    (items ? `<ul class="correction-items">${items}</ul>` : "") +
-    (c.reason ? `<span class="correction-reason">${esc(c.reason)}</span>` : "") + "</div>";
+    (items ? `<ul class="correction-items">${items}</ul>` : "") + "</div>";
 }
 
 function sideHtml(view) {
+  // A correction beside what it changed: the bracket, or the bridge schedule.
+  const correction = correctionHtml(view.correction);
   if (view.kind === "extra-boards") {
-    return scheduleHtml(view, true) + stanzaListHtml(view.stanzas);
+    return correction + scheduleHtml(view, true) + stanzaListHtml(view.stanzas);
   }
   // Between games the stage itself shows the next game and the countdown, and when
   // nothing is on it says why; the side adds the next game only to games in play.
   const schedule = view.mode === "games" ? scheduleHtml(view, false) : "";
-  return bracketHtml(view.bracket) + schedule;
+  return correction + bracketHtml(view.bracket) + schedule;
 }
 
 /** The attributes that make an element the countdown for tick.js: none once the
@@ -196,7 +193,8 @@ function idleHtml(view) {
     `data-game="${next.game}">${esc(next.label)}</div>` +
     playersHtml(next, "idle-players") +
     (count
-      ? `<div class="idle-count" data-testid="idle-countdown"${untilAttrs(count, "plain")}>` +
+      ? `<div class="idle-count" data-testid="idle-countdown"${count.waits ? " data-waits" : ""}` +
+        `${untilAttrs(count, "plain")}>` +
         `${esc(count.due_text || "")}</div>` +
         (count.due_text ? "" : `<div class="idle-at">planned start ${esc(count.at)}</div>`)
       : `<div class="idle-at">${esc(next.when)}</div>`) +

@@ -259,6 +259,9 @@ class NextGame(_Shown):
         description='Once due: "starting now" when it can start, else what it waits for '
         '("waiting for the arbiter: colours to be drawn")'
     )
+    waits: bool = Field(
+        default=False, description="Due, but it cannot start yet: due_text says why"
+    )
     note: str | None = Field(
         default=None,
         description='The chief arbiter\'s changes to it: "postponed to 21:44 by the chief '
@@ -273,6 +276,11 @@ class Countdown(_Shown):
     until_ms: int = Field(description="The instant counted down to (server ms)")
     at: str = Field(description='That instant as the hall\'s time of day: "13:02"')
     due_text: str | None = Field(description='"starting now" once it has come: shown instead')
+    waits: bool = Field(
+        default=False,
+        description="Its time has come but the game cannot start: due_text says what it "
+        "waits for (a sentence, not a count)",
+    )
 
 
 class BreakInForce(_Shown):
@@ -316,7 +324,6 @@ class CorrectionNotice(_Shown):
     title: str = Field(description='"Result corrected" or "Score corrected"')
     text: str = Field(description="What changed, in a sentence")
     items: list[str] = Field(description="What it voids: games no longer played, a winner")
-    reason: str | None = Field(description="The arbiter's reason")
 
 
 class BracketMark(_Shown):
@@ -588,6 +595,7 @@ class _Hall:
             countdown = Countdown(
                 label=next_game.label, until_ms=next_game.due_ms, at=next_game.at,
                 due_text=next_game.due_text,
+                waits=next_game.waits,
             )
         return HallView(
             seq=state.seq,
@@ -758,25 +766,19 @@ class _Hall:
             items += [f"Stanza {n}: no longer played" for n in stanzas]
             if event.winner_before is not None:
                 items.append(f"{self.name(event.winner_before)} no longer win the match")
-            return CorrectionNotice(
-                title="Score corrected", text=text, items=items, reason=event.reason
-            )
+            return CorrectionNotice(title="Score corrected", text=text, items=items)
         assert isinstance(event, ResultCorrected)
         was = f" (was {_RESULT_TEXT[event.previous]})" if event.previous is not None else ""
-        text = (f"{self.game_title(event.match, event.game)}: the result is "
-                f"{_RESULT_TEXT[event.result]}{was}")
+        text = f"{self.game_title(event.match, event.game)} is {_RESULT_TEXT[event.result]}{was}"
         playoff = self.state.chess
         items = []
         for voided in event.voided:
-            players = " v ".join(self.short(p) for p in (voided.white, voided.black) if p)
             fate = ("to be played again" if playoff.game(voided.match, voided.game) is not None
                     else "no longer played")
-            items.append(f"{self.game_title(voided.match, voided.game)} ({players}): {fate}")
+            items.append(f"{self.game_title(voided.match, voided.game)}: {fate}")
         if event.champion_before is not None:
-            items.append(f"{self.name(event.champion_before)} is no longer the champion")
-        return CorrectionNotice(
-            title="Result corrected", text=text, items=items, reason=event.reason
-        )
+            items.append(f"{self.short(event.champion_before)} is no longer the champion")
+        return CorrectionNotice(title="Result corrected", text=text, items=items)
 
     def armageddon(self, playoff: Playoff) -> ArmageddonBanner | None:
         """The decider being played, else the first still to be played."""
@@ -906,7 +908,8 @@ class _Hall:
                 match=planned.match, game=planned.game, kind=planned.kind.value, label=label,
                 players=players, colours_known=colours_known, colours=colours, vs=vs,
                 tentative=planned.tentative, due_ms=self.ms(planned.start), at=at,
-                estimate=False, when=waits_for, due=True, due_text=waits_for, note=note,
+                estimate=False, when=waits_for, due=True, due_text=waits_for, waits=True,
+                note=note,
             )
         return NextGame(
             match=planned.match,
