@@ -179,3 +179,22 @@ def test_another_media_type_is_refused_naming_those_accepted(
     assert "application/json" in problem["msg"]
     assert "application/toml" in problem["msg"]
     assert repr(kind) in problem["msg"]
+
+
+def test_a_formats_name_is_refused_in_words_not_with_its_pattern(
+    server: RunningServer,
+) -> None:
+    event_id, chief = upload(server)
+    text = CLUB_BLITZ.read_text(encoding="utf-8")
+    with server.client(chief) as http:
+        refused = http.post(
+            f"/api/events/{event_id}/playoff", headers=TOML,
+            content=text.replace('name = "club-blitz-2026"', 'name = "Club Blitz!"').encode(),
+        )
+    assert refused.status_code == 422, refused.text
+    (problem,) = refused.json()["detail"]
+    assert problem["msg"] == (
+        "'Club Blitz!' cannot be a format's name: use lower-case letters, digits, dots and "
+        "hyphens, starting with a letter or a digit (like 'club-2026')"
+    )
+    assert "pattern" not in refused.text and "^" not in refused.text

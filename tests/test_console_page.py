@@ -538,7 +538,28 @@ def test_extra_boards_are_scored_on_the_page_until_the_match_is_decided(
             expect(page.get_by_test_id("running-total")).to_have_text("0–2")
             expect(page.get_by_test_id("extra-winner")).to_contain_text("Surrey win the match")
             expect(page.get_by_test_id("board-form")).to_have_count(0)
+            # Each table's column names the team sitting North-South there.
+            headings = card.locator("table.boards th").all_inner_texts()
+            assert headings[1:3] == [
+                "Table 1: North London North-South", "Table 2: Surrey North-South"]
             save_screenshot(page, "console-extra-boards", full_page=True)
+
+            # The slip of board 2 at table 2 was misread: -100, not -50. Flat board, a
+            # level stanza: Surrey's win is voided, which the chief arbiter confirms.
+            page.get_by_test_id("board-correct").locator("summary").click()
+            page.get_by_test_id("bc-entry").select_option("1:2:2")
+            page.get_by_test_id("bc-ns").fill("-100")
+            page.get_by_test_id("bc-reason").fill("the travelling slip was misread")
+            page.get_by_test_id("bc-submit").click()
+            alert = page.get_by_test_id("alert-error")
+            expect(alert.get_by_test_id("alert-reason")).to_contain_text(
+                "this correction voids Surrey as the winner of the match")
+            expect(page.get_by_test_id("extra-winner")).to_contain_text("Surrey win the match")
+            page.get_by_test_id("bc-confirm").check()
+            page.get_by_test_id("bc-submit").click()
+            expect(page.get_by_test_id("extra-status")).to_contain_text("Stanza 2 in play")
+            expect(page.get_by_test_id("running-total")).to_have_text("0–0")
+            expect(page.get_by_test_id("board-form")).to_be_visible()
 
 
 PRAGG, ABDU, SINDAROV = "25059530", "14204118", "14205483"
