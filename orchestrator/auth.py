@@ -9,7 +9,6 @@ nothing), and tokens are compared in constant time.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from enum import StrEnum
@@ -90,12 +89,3 @@ def new_token() -> str:
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
-
-def find_token(records: list[TokenRecord], token: str) -> TokenRecord | None:
-    """The record whose hash matches ``token``, comparing every record in constant time."""
-    wanted = digest(token)
-    found = None
-    for record in records:
-        if hmac.compare_digest(record.digest, wanted):
-            found = record
-    return found

@@ -225,6 +225,3 @@ def parse_server_frame(text: str) -> ServerFrame:
     """A server frame checked against the contract (for tests and clients)."""
     return _SERVER.validate_json(text)
 
-
-def parse_client_frame(payload: object) -> ClientFrame:
-    return _CLIENT.validate_python(payload)

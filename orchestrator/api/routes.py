@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import PlainTextResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
@@ -1208,6 +1208,3 @@ for _command in client_commands():
     if _command.route is not None:
         _route(_command, _command.route)
 
-
-def error_response(status: int, detail: Any) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"detail": detail})

@@ -1,7 +1,7 @@
 """The event log's interface: stored events, the store protocol, its errors and checks.
 
-Nothing here touches a database: a backend (``sqlite.py`` today, PostgreSQL later)
-implements :class:`EventStore`, and the rest of the service only sees this module.
+Nothing here touches a database: a backend (``sqlite.py``, ``postgres.py``) implements
+:class:`EventStore`, and the rest of the service only sees this module.
 """
 
 from __future__ import annotations
@@ -365,15 +365,6 @@ def utc_time(value: object) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
         raise InvalidEventError(f"recorded_at must be timezone-aware (UTC), not {value!r}")
     return value.astimezone(UTC)
-
-
-def encode_time(value: datetime) -> str:
-    """ISO 8601 text of an aware datetime in UTC, to the microsecond (sorts as text)."""
-    return utc_time(value).isoformat(timespec="microseconds")
-
-
-def decode_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 def json_object(data: object) -> JsonObject:
