@@ -207,7 +207,7 @@ async def test_the_break_after_the_main_event_ends_30_minutes_after_a_play_off_p
     assert view["idle"] == {"label": "Break after the main event", "note": brk["reason"]}
     assert view["countdown"] == {
         "label": "Seeds 2 v 3 · Game 1", "until_ms": ms(at(12, 12)), "at": "12:12",
-        "due_text": None,
+        "due_text": None, "waits": False,
     }
     # The view changes with the time alone when the break ends.
     assert view["next_change_ms"] == ms(at(12, 12))
