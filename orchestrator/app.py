@@ -96,6 +96,8 @@ def create_app(
         hub = Hub(
             service, clock, max_per_token=settings.max_connections_per_token,
             max_per_address=settings.max_connections_per_address,
+            openings_per_s=settings.openings_per_s,
+            openings_burst=max(1, round(5 * settings.openings_per_s)),
         )
         # The hall first: fan-out is what the audience waits for.
         service.bus.subscribe(hub.on_published)

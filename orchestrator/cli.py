@@ -498,6 +498,29 @@ def serve(
             "comma-separated); none by default (docs/deploy.md)",
         ),
     ] = None,
+    per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address", envvar="PLAYOFF_MAX_CONNECTIONS_PER_ADDRESS",
+            show_envvar=True, min=1,
+            help="Websockets one address may hold at once (screens behind one router "
+            "share an address)",
+        ),
+    ] = 300,
+    per_token: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-token", envvar="PLAYOFF_MAX_CONNECTIONS_PER_TOKEN",
+            show_envvar=True, min=1, help="Websockets one token or display key may hold at once",
+        ),
+    ] = 100,
+    openings_per_s: Annotated[
+        float,
+        typer.Option(
+            "--openings-per-s", envvar="PLAYOFF_OPENINGS_PER_S", show_envvar=True,
+            min=0.1, help="Websockets one address may open a second (bursts of five seconds')",
+        ),
+    ] = 10.0,
 ) -> None:
     """Run the service."""
     from orchestrator.settings import DeploymentError, check_deployment
@@ -515,6 +538,8 @@ def serve(
         db_path=db or Path("playoff.db"), store_url=store, redis_url=redis, host=host, port=port,
         leader_poll_s=leader_poll, reconcile_s=reconcile,
         forwarded_allow_ips=forwarded_allow_ips or None,
+        max_connections_per_address=per_address, max_connections_per_token=per_token,
+        openings_per_s=openings_per_s,
     )
     _warn_open_uploads(settings)
     _run(create_app(settings), host, port, "info", settings)

@@ -57,6 +57,8 @@ class Settings:
     connection (the same ``instance`` in its hello)."""
     max_connections_per_address: int = 300
     """Websockets open from one address at once (with or without a hello)."""
+    openings_per_s: float = 10.0
+    """Websockets one address may open a second, in bursts of five seconds' worth."""
     foresight_workers: int = 1
     """Processes that compute the play-off watch (off the service's interpreter)."""
     failed_token_limit: int = 30

@@ -27,6 +27,13 @@ ROOT = Path(__file__).resolve().parents[2]  # the project, above bench/fanout/
 EVENT_FILE = ROOT / "tests" / "data" / "uzchess-cup-masters-2025.json"
 PYTHON = sys.executable
 
+UNLIMITED = (
+    "--max-connections-per-address", "100000", "--max-connections-per-token", "100000",
+    "--openings-per-s", "100000",
+)
+"""Every display of a run is on this machine, behind one key: the limits that keep a
+flood from one address or one key away would refuse them (``playoff serve``'s own)."""
+
 FULL_N = (100, 1000, 5000)
 PRESSES, QUICK_PRESSES = 200, 50
 RATE, BASELINE_RATE = 10.0, 20.0
@@ -137,7 +144,7 @@ async def start_ours(folder: Path, name: str) -> Server:
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [PYTHON, "-m", "orchestrator.cli", "serve", "--db", str(folder / f"{name}.db"),
-             "--port", str(port)],
+             "--port", str(port), *UNLIMITED],
             cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
         )
     server = Server(proc, port, log)

@@ -19,6 +19,7 @@ from bench.fanout.harness import (
     PYTHON,
     RATE,
     ROOT,
+    UNLIMITED,
     Arbiter,
     Displays,
     Server,
@@ -56,7 +57,7 @@ async def start_worker(folder: Path, name: str, store_url: str, redis_url: str) 
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [PYTHON, "-m", "orchestrator.cli", "serve", "--store", store_url,
-             "--redis", redis_url, "--port", str(port)],
+             "--redis", redis_url, "--port", str(port), *UNLIMITED],
             cwd=ROOT, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
         )
     server = Server(proc, port, log)
