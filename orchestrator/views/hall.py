@@ -802,7 +802,7 @@ class _Hall:
         known = game.white is not None and game.black is not None
         colours = None
         decider = match.rules.decider
-        if not known and getattr(decider, "colours", None) == "lots":
+        if not known and decider is not None and decider.drawn:
             colours = "Colours by lot"
         elif not known:
             tosses = self.state.draws_of("coin-toss", match.id)
@@ -893,7 +893,7 @@ class _Hall:
                 vs = " v ".join(p.short for p in players)
             else:
                 players = [self.player(p) for p in planned.players]
-                tossed = armageddon and getattr(rules.decider, "colours", None) == "toss"
+                tossed = armageddon and rules.decider is not None and rules.decider.tossed
                 colours = "colours by coin toss" if tossed else "colours by lot"
                 vs = f"{' – '.join(p.short for p in players)} ({colours})"
                 if due:
@@ -1157,7 +1157,8 @@ class _Hall:
         if decision.method is DecisionMethod.ARMAGEDDON_WIN:
             return f"{won} beat {lost} in the {name}"
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
-            side = getattr(decider, "draw_odds", "black").capitalize()
+            odds = decider.draw_odds_colour if decider is not None else None
+            side = (odds or "black").capitalize()
             return f"{name} drawn: {won}, with {side}, beat {lost}"
         if decision.method is DecisionMethod.SUDDEN_DEATH_WIN:
             return f"{won} beat {lost} in {name.lower()}"

@@ -13,7 +13,7 @@ from orchestrator.events import ResultRecorded as _ResultRecorded
 from orchestrator.state import ArbiterChange, Draw, GameKey, PlayoffState
 from playoff_formats.builders.format import bracket_json
 from playoff_formats.clock import Clock
-from playoff_formats.formats import Armageddon, MatchFormat, SuddenDeath
+from playoff_formats.formats import MatchFormat
 from playoff_formats.model import Colour
 from playoff_formats.playoff import champion
 
@@ -189,14 +189,10 @@ def armageddon_view(
     rules = match.rules
     decider = rules.decider
     game = state.chess.game(match_id, number if number is not None else rules.decider_number)
-    if game is None or not game.kind.decider or not isinstance(
-        decider, Armageddon | SuddenDeath
-    ):
+    if game is None or not game.kind.decider or decider is None or decider.control is None:
         return None
-    control = state.time_control(match, game) or decider.time_control
-    draw_means = (
-        f"{decider.draw_odds} wins" if isinstance(decider, Armageddon) else "replay"
-    )
+    control = state.time_control(match, game) or decider.control
+    draw_means = decider.draw_means
     return {
         "white": game.white,
         "black": game.black,
