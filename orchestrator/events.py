@@ -44,7 +44,7 @@ from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import (
     Playoff,
     champion,
-    choose_armageddon_colours,
+    choose_decider_colours,
     correct_result,
     decide_by_lot,
     record_result,
@@ -551,7 +551,7 @@ class ArmageddonColoursChosen(PlayoffEventBase):
                 f"toss the coin for match {self.match} first: the winner of the toss chooses "
                 "the colours" + (f" ({rule})" if rule else "")
             )
-        playoff = choose_armageddon_colours(state.chess, self.match, self.white, self.black)
+        playoff = choose_decider_colours(state.chess, self.match, self.white, self.black)
         return self._next(state, stamp, playoff=playoff)
 
 

@@ -27,7 +27,7 @@ are drawn, or no game at all for a drawing of lots (``decide_by_lot``). The
 colours of a stage settled by lots have none until drawn (``set_stage_colours``;
 the stage's games alternate from its first); a stage that alternates or reverses
 takes its colours from the games before it. A decider settled by a coin toss has
-no colours until its winner chooses (``choose_armageddon_colours``). A game
+no colours until its winner chooses (``choose_decider_colours``). A game
 records what happened on the board (a drawn Armageddon is ``1/2-1/2``); the match
 decision is kept apart and says who advances and why (a drawn Armageddon: the
 side with the draw odds advances).
@@ -94,7 +94,7 @@ __all__ = [
     "Stage",
     "TransitionError",
     "champion",
-    "choose_armageddon_colours",
+    "choose_decider_colours",
     "correct_result",
     "decide_by_lot",
     "final_match",
@@ -646,7 +646,7 @@ def _drawn_games(rules: MatchFormat) -> str:
     return f"lots are drawn for {', '.join(firsts)} only"
 
 
-def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
+def choose_decider_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
     """Record the colours chosen by the winner of the coin toss for the match's
     decider game (the Armageddon, or the first sudden-death game).
 

@@ -25,7 +25,7 @@ from playoff_formats.playoff import (
     MatchStatus,
     Playoff,
     TransitionError,
-    choose_armageddon_colours,
+    choose_decider_colours,
     record_result,
     set_stage_colours,
 )
@@ -121,7 +121,7 @@ def test_a_won_blitz_game_decides_the_match() -> None:
     with pytest.raises(TransitionError, match="lots for the colours of game 4"):
         record_result(p, 1, 4, W)
     with pytest.raises(TransitionError, match="drawn by lots, not chosen after a coin toss"):
-        choose_armageddon_colours(p, 1, "a", "b")
+        choose_decider_colours(p, 1, "a", "b")
     p = set_stage_colours(p, 1, 4, "b", "a")
     p = record_result(p, 1, 4, D)
     assert (p.game(1, 5).white, p.game(1, 5).black) == ("a", "b")  # type: ignore[union-attr]

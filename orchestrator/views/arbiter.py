@@ -137,7 +137,7 @@ from orchestrator.events import (
 from orchestrator.refusals import TooEarly
 from orchestrator.state import ArbiterChange, Draw, DrawKind, PlayoffState
 from orchestrator.views.context import ViewContext
-from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
+from orchestrator.views.playoff import ClockView, clock_view, decider_view
 from playoff_formats.clock import Clock, ClockStatus
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
@@ -1381,7 +1381,7 @@ class _Builder:
         started = key in state.started_at
         control = state.time_control(match, game)
         if game.kind.decider:
-            terms = armageddon_view(state, match.id, game.number)
+            terms = decider_view(state, match.id, game.number)
             time_control = (
                 f"{terms['time_control']}; {_draw_words(terms['draw_means'])}"
                 if terms is not None else ""

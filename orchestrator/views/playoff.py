@@ -19,9 +19,9 @@ from playoff_formats.playoff import champion
 
 __all__ = [
     "ClockView",
-    "armageddon_view",
     "change_view",
     "clock_view",
+    "decider_view",
     "draw_view",
     "event_extras",
     "playoff_view",
@@ -70,7 +70,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
                 "started_at": _iso(state.started_at.get((g.match, g.number))),
                 "ended_at": _iso(state.ended_at.get((g.match, g.number))),
                 "armageddon": (
-                    armageddon_view(state, match.id, g.number) if g.kind.decider else None
+                    decider_view(state, match.id, g.number) if g.kind.decider else None
                 ),
                 "stage": stage_name(match.rules, g.number),
             }
@@ -179,7 +179,7 @@ def stage_name(rules: MatchFormat, number: int) -> str | None:
     return rules.decider.name if rules.decider is not None else None
 
 
-def armageddon_view(
+def decider_view(
     state: PlayoffState, match_id: int, number: int | None = None
 ) -> dict[str, Any] | None:
     """The terms of a match's decider game (``number``, else its first): who has
@@ -222,7 +222,7 @@ def event_extras(event: PlayoffEvent, after: PlayoffState) -> dict[str, Any]:
         and after.chess.match(event.match).kind_of(event.game).decider
     ):
         number = event.game if isinstance(event, GameStarted) else None
-        terms = armageddon_view(after, event.match, number)
+        terms = decider_view(after, event.match, number)
         if terms is not None:
             extras["armageddon"] = terms
     return extras
