@@ -13,7 +13,10 @@ tied players (``Regulation.playoff(standings)``):
   sudden-death games repeated until one is won, or a drawing of lots;
 - **breaks**: before the play-off, between games, between stages.
 
-Everything here is a frozen value with no behaviour but reading itself: the
+Everything here is a frozen value with no behaviour but reading itself, except
+the deciders: each says, through the hooks of :class:`DeciderRules`, which games
+it adds to a level match, how their colours are settled, what a game's result
+decides and in which words, so that nothing else asks which decider it is. The
 builder (:mod:`playoff_formats.builders.format`) turns a format and seeds into
 a :class:`~playoff_formats.playoff.Playoff`, and the play-off's transitions read
 each match's format to know which games exist and what they mean.
