@@ -468,7 +468,7 @@ class DrawLots(CommandBase):
         rules = match.rules
         opens = {first for first, stage in rules.stage_starts() if stage.colours.drawn}
         decider = rules.decider
-        if getattr(decider, "colours", None) == "lots":
+        if decider is not None and decider.drawn:
             opens.add(rules.decider_number)
         reached = [g.number for g in state.chess.games_of(match.id) if g.number in opens]
         return max(reached, default=1)

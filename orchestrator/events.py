@@ -37,7 +37,6 @@ from playoff_formats.clock import Clock, ClockStatus, FlagFellError
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards, TableScore
 from playoff_formats.foresight import PendingGame
-from playoff_formats.formats import Armageddon, DecidingLot, SuddenDeath
 from playoff_formats.io.json_event import parse_event
 from playoff_formats.model import Colour, IndividualEvent, Result
 from playoff_formats.model import Game as MainEventGame
@@ -45,7 +44,7 @@ from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import (
     Playoff,
     champion,
-    choose_armageddon_colours,
+    choose_decider_colours,
     correct_result,
     decide_by_lot,
     record_result,
@@ -517,7 +516,7 @@ class CoinTossed(PlayoffEventBase):
         rules = match.rules
         draw = Draw(stamp.seq, "coin-toss", match.id, self.draw, winner=self.winner)
         decider = rules.decider
-        if isinstance(decider, DecidingLot):
+        if decider is not None and decider.by_lot:
             playoff = decide_by_lot(state.chess, match.id, self.winner)
             return self._next(state, stamp, playoff=playoff, draws=(*state.draws, draw))
         name = decider.name if decider is not None else "decider"
@@ -527,7 +526,7 @@ class CoinTossed(PlayoffEventBase):
             raise PlayoffError(
                 f"match {match.id} needs no {name}: it is not level after {games} games"
             )
-        if isinstance(decider, Armageddon | SuddenDeath) and decider.colours != "toss":
+        if decider is not None and decider.game_kind is not None and not decider.tossed:
             raise PlayoffError(
                 f"the colours of the {name} of match {match.id} are drawn by lots, not tossed for"
             )
@@ -547,12 +546,12 @@ class ArmageddonColoursChosen(PlayoffEventBase):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         if not state.draws_of("coin-toss", self.match):
             decider = state.chess.match(self.match).rules.decider
-            rule = getattr(decider, "colours_rule", "")
+            rule = decider.colours_citation if decider is not None else ""
             raise PlayoffError(
                 f"toss the coin for match {self.match} first: the winner of the toss chooses "
                 "the colours" + (f" ({rule})" if rule else "")
             )
-        playoff = choose_armageddon_colours(state.chess, self.match, self.white, self.black)
+        playoff = choose_decider_colours(state.chess, self.match, self.white, self.black)
         return self._next(state, stamp, playoff=playoff)
 
 

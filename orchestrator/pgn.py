@@ -23,7 +23,6 @@ import io
 import chess.pgn
 
 from orchestrator.state import PlayoffState
-from playoff_formats.formats import Armageddon
 from playoff_formats.model import Result, is_control
 from playoff_formats.playoff import GameKind
 from playoff_formats.timecontrol import TimeControl
@@ -93,11 +92,10 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         if stage is not None and len(rules.stages) > 1:
             tags["PlayoffStage"] = tag_value(stage.name)
         decider = rules.decider
-        if game.kind is GameKind.ARMAGEDDON and isinstance(decider, Armageddon):
-            cite = f" ({decider.draw_rule})" if decider.draw_rule else ""
-            tags[DECIDER_TAG] = tag_value(
-                f"A draw means {decider.draw_odds.capitalize()} wins{cite}"
-            )
+        odds = decider.draw_odds_colour if decider is not None else None
+        if game.kind is GameKind.ARMAGEDDON and decider is not None and odds is not None:
+            cite = f" ({decider.draw_citation})" if decider.draw_citation else ""
+            tags[DECIDER_TAG] = tag_value(f"A draw means {odds.capitalize()} wins{cite}")
         elif game.kind is GameKind.SUDDEN_DEATH and decider is not None:
             tags["PlayoffStage"] = tag_value(decider.name)
         if not game.result.played:

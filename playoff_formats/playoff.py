@@ -27,7 +27,7 @@ are drawn, or no game at all for a drawing of lots (``decide_by_lot``). The
 colours of a stage settled by lots have none until drawn (``set_stage_colours``;
 the stage's games alternate from its first); a stage that alternates or reverses
 takes its colours from the games before it. A decider settled by a coin toss has
-no colours until its winner chooses (``choose_armageddon_colours``). A game
+no colours until its winner chooses (``choose_decider_colours``). A game
 records what happened on the board (a drawn Armageddon is ``1/2-1/2``); the match
 decision is kept apart and says who advances and why (a drawn Armageddon: the
 side with the draw odds advances).
@@ -69,14 +69,12 @@ from playoff_formats.errors import PlayoffError
 from playoff_formats.formats import LOGGED_BEFORE_FORMATS
 from playoff_formats.formats.gct2015 import gct_match_format
 from playoff_formats.formats.model import (
-    Armageddon,
     ColourRule,
-    DeciderColours,
-    DecidingLot,
+    DecisionMethod,
+    GameKind,
     GameStage,
     MatchFormat,
     PlayoffFormat,
-    SuddenDeath,
 )
 from playoff_formats.model import Frozen, Result
 from playoff_formats.phrase import Phrase, Player, phrase
@@ -96,7 +94,7 @@ __all__ = [
     "Stage",
     "TransitionError",
     "champion",
-    "choose_armageddon_colours",
+    "choose_decider_colours",
     "correct_result",
     "decide_by_lot",
     "final_match",
@@ -138,28 +136,6 @@ class MatchStatus(StrEnum):
     READY = "ready"
     RUNNING = "running"
     COMPLETED = "completed"
-
-
-class GameKind(StrEnum):
-    REGULAR = "regular"
-    ARMAGEDDON = "armageddon"
-    SUDDEN_DEATH = "sudden-death"
-
-    @property
-    def decider(self) -> bool:
-        """A game of the decider (played only when the stages leave the match level)."""
-        return self is not GameKind.REGULAR
-
-
-class DecisionMethod(StrEnum):
-    """How a match was decided."""
-
-    BYE = "bye"
-    REGULAR_GAMES = "regular-games"
-    ARMAGEDDON_WIN = "armageddon-win"
-    ARMAGEDDON_DRAW = "armageddon-draw"  # the side with the draw odds advances
-    SUDDEN_DEATH_WIN = "sudden-death-win"
-    LOT = "lot"
 
 
 class Participant(Frozen):
@@ -391,11 +367,9 @@ class Match(Frozen):
             return GameKind.REGULAR
         rules = self.rules
         place = rules.place(number)
-        if place is None or place.stage >= 0:
+        if place is None or place.stage >= 0 or rules.decider is None:
             return GameKind.REGULAR
-        if isinstance(rules.decider, SuddenDeath):
-            return GameKind.SUDDEN_DEATH
-        return GameKind.ARMAGEDDON
+        return rules.decider.game_kind or GameKind.REGULAR
 
     @property
     def players(self) -> tuple[str | None, str | None]:
@@ -622,8 +596,7 @@ def set_stage_colours(
     decider = rules.decider
     drawn_decider = (
         place is not None and place.stage < 0 and place.first
-        and isinstance(decider, Armageddon | SuddenDeath)
-        and decider.colours is DeciderColours.LOTS
+        and decider is not None and decider.drawn
     )
     if not drawn_decider and (
         place is None or not place.first or stage is None or not stage.colours.drawn
@@ -668,12 +641,12 @@ def set_stage_colours(
 def _drawn_games(rules: MatchFormat) -> str:
     firsts = [f"game {first}" for first, stage in rules.stage_starts() if stage.colours.drawn]
     decider = rules.decider
-    if isinstance(decider, Armageddon | SuddenDeath) and decider.colours is DeciderColours.LOTS:
+    if decider is not None and decider.drawn:
         firsts.append(f"game {rules.decider_number}")
     return f"lots are drawn for {', '.join(firsts)} only"
 
 
-def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
+def choose_decider_colours(playoff: Playoff, match_id: int, white: str, black: str) -> Playoff:
     """Record the colours chosen by the winner of the coin toss for the match's
     decider game (the Armageddon, or the first sudden-death game).
 
@@ -690,7 +663,7 @@ def choose_armageddon_colours(playoff: Playoff, match_id: int, white: str, black
             match_id=match_id,
         )
     decider = rules.decider
-    if isinstance(decider, Armageddon | SuddenDeath) and decider.colours is not DeciderColours.TOSS:
+    if decider is not None and not decider.tossed:
         raise TransitionError(
             f"the colours of the {name} game of match {match_id} are drawn by lots, not chosen "
             "after a coin toss",
@@ -714,7 +687,7 @@ def decide_by_lot(playoff: Playoff, match_id: int, winner: str) -> Playoff:
     lot. Allowed once every game of its stages is played and the match is level."""
     match = _playable(playoff, match_id)
     rules = match.rules
-    if not isinstance(rules.decider, DecidingLot):
+    if rules.decider is None or not rules.decider.by_lot:
         raise TransitionError(
             f"match {match_id} is not decided by lot: its decider is "
             f"{_decider_name(rules) if rules.decider is not None else 'none'}",
@@ -888,7 +861,7 @@ def _existing_game(playoff: Playoff, match: Match, number: int) -> Game:
     elif place is None:
         decider = rules.decider
         games = f"{_count(rules.regular_games)}-game match"
-        if isinstance(decider, Armageddon):
+        if decider is not None and decider.has_game(0) and not decider.has_game(1):
             follows = (
                 f"only {_article(decider.name)} {decider.name} game (game "
                 f"{rules.decider_number}) can follow a level match"
@@ -954,10 +927,9 @@ def _check_colours_set(playoff: Playoff, match: Match, game: Game) -> None:
         return
     rules = match.rules
     decider = rules.decider
-    if game.kind.decider and (
-        isinstance(decider, Armageddon | SuddenDeath) and decider.colours is DeciderColours.TOSS
-    ):
-        cite = f" ({_short_rule(decider.colours_rule)})" if decider.colours_rule else ""
+    if game.kind.decider and decider is not None and decider.tossed:
+        rule = decider.colours_citation
+        cite = f" ({_short_rule(rule)})" if rule else ""
         how = f"the winner of the coin toss has not chosen colours yet{cite}"
     else:
         first = _first_drawn(rules, game.number)
@@ -1149,23 +1121,19 @@ def _games_for(match: Match, games: list[Game]) -> list[Game]:
         return out
     decider = rules.decider
     number = rules.decider_number
-    if isinstance(decider, Armageddon):
-        out.append(
-            by_number.get(number)
-            or Game(match=match.id, number=number, kind=GameKind.ARMAGEDDON)
-        )
-    elif isinstance(decider, SuddenDeath):
-        while True:
-            game = by_number.get(number) or Game(
-                match=match.id, number=number, kind=GameKind.SUDDEN_DEATH
-            )
-            previous = out[-1]
-            if number > rules.decider_number and previous.white is not None:
-                game = game.model_copy(update={"white": previous.black, "black": previous.white})
-            out.append(game)
-            if game.result is not Result.DRAW:
-                break
-            number += 1
+    kind = decider.game_kind if decider is not None else None
+    if decider is None or kind is None:
+        return out
+    while decider.has_game(number - rules.decider_number):
+        game = by_number.get(number) or Game(match=match.id, number=number, kind=kind)
+        previous = out[-1]
+        if number > rules.decider_number and previous.white is not None:
+            # A decider's games alternate colours from its first.
+            game = game.model_copy(update={"white": previous.black, "black": previous.white})
+        out.append(game)
+        if game.result is None or not decider.plays_on(game.result):
+            break
+        number += 1
     return out
 
 
@@ -1229,7 +1197,9 @@ def _decide(
         return None
     level = f"Level {_fmt(pa)}-{_fmt(pb)} after {_count(len(regular))} games"
     decider = rules.decider
-    if isinstance(decider, DecidingLot):
+    if decider is None:
+        return None
+    if decider.by_lot:
         if lot_winner is None:
             return None
         loser = b if lot_winner == a else a
@@ -1245,48 +1215,20 @@ def _decide(
     if not played:
         return None
     last = played[-1]
-    white, black, result = last.white or "", last.black or "", last.result
+    result = last.result
     assert result is not None
-    if isinstance(decider, Armageddon) and result is Result.DRAW:
-        side = decider.draw_odds
-        w, lo = (black, white) if side == "black" else (white, black)
-        cite = f" ({decider.draw_rule})" if decider.draw_rule else ""
-        return MatchDecision(
-            winner=w,
-            loser=lo,
-            method=DecisionMethod.ARMAGEDDON_DRAW,
-            score=(pa, pb),
-            armageddon=result,
-            words=phrase(f"{level}; the {decider.name} game was drawn (1/2-1/2), so "
-                         f"{side.capitalize()}, ", Player(w),
-                         f", advances on draw odds{cite}."),
-        )
-    if result.white_points == result.black_points:  # a draw in sudden death: play on
-        return None
-    w, lo, colour = (
-        (white, black, "White")
-        if result.white_points > result.black_points
-        else (black, white, "Black")
+    verdict = decider.verdict(
+        result, number=last.number, level=level, white=last.white or "", black=last.black or ""
     )
-    how = "by forfeit" if not result.played else f"({result})"
-    if isinstance(decider, SuddenDeath):
-        return MatchDecision(
-            winner=w,
-            loser=lo,
-            method=DecisionMethod.SUDDEN_DEATH_WIN,
-            score=(pa, pb),
-            armageddon=result,
-            words=phrase(f"{level}; ", Player(w),
-                         f" won {decider.name.lower()} game {last.number} with {colour} {how}."),
-        )
-    name = decider.name if decider is not None else "Armageddon"
+    if verdict is None:
+        return None
     return MatchDecision(
-        winner=w,
-        loser=lo,
-        method=DecisionMethod.ARMAGEDDON_WIN,
+        winner=verdict.winner,
+        loser=verdict.loser,
+        method=verdict.method,
         score=(pa, pb),
         armageddon=result,
-        words=phrase(f"{level}; ", Player(w), f" won the {name} game with {colour} {how}."),
+        words=verdict.words,
     )
 
 

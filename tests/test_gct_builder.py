@@ -19,7 +19,7 @@ from playoff_formats.playoff import (
     MatchStatus,
     Playoff,
     champion,
-    choose_armageddon_colours,
+    choose_decider_colours,
     correct_result,
     final_match,
     match_decision,
@@ -76,7 +76,7 @@ def test_reg_6_lots_for_game_one_then_armageddon_if_level() -> None:
     p = record_result(p, 1, 2, D)
     assert champion(p) is None
     assert p.game(1, 3) is not None
-    p = choose_armageddon_colours(p, 1, "Carlsen", "Nakamura")
+    p = choose_decider_colours(p, 1, "Carlsen", "Nakamura")
     p = record_result(p, 1, 3, B)
     assert champion(p) == "Nakamura"
 
@@ -92,7 +92,7 @@ def test_reg_7_seeds_2_and_3_play_then_the_winner_meets_seed_1() -> None:
     assert not any(m.bye for m in p.matches)  # the text gives seed 1 no bye match
     assert p.match(2).status is MatchStatus.LOCKED
     p = play(p, 1, D, D)  # drawn: an Armageddon game (reg. 7)
-    p = choose_armageddon_colours(p, 1, "B", "C")
+    p = choose_decider_colours(p, 1, "B", "C")
     p = record_result(p, 1, 3, D)  # C had Black: C advances
     assert p.match(2).players == ("A", "C")
     p = first_slot_wins(p, 2)
@@ -244,7 +244,7 @@ def test_reg_10a_the_decider_is_white_6_black_5_plus_3_from_move_61() -> None:
 
 def test_reg_10b_a_drawn_armageddon_stays_a_draw_and_black_advances() -> None:
     p = play(gct2015_playoff(players(8)), 1, D, D)
-    p = choose_armageddon_colours(p, 1, "p1", "p8")
+    p = choose_decider_colours(p, 1, "p1", "p8")
     p = record_result(p, 1, 3, D)
     game = p.game(1, 3)
     assert game is not None and game.kind is GameKind.ARMAGEDDON
@@ -260,7 +260,7 @@ def test_reg_10c_the_toss_winner_chooses_and_no_result_before_the_choice() -> No
     p = play(gct2015_playoff(players(2)), 1, W, W)  # each wins with White: level
     with pytest.raises(PlayoffError, match="coin toss"):
         record_result(p, 1, 3, W)
-    p = choose_armageddon_colours(p, 1, "p2", "p1")  # the toss winner chose White
+    p = choose_decider_colours(p, 1, "p2", "p1")  # the toss winner chose White
     game = p.game(1, 3)
     assert game is not None and (game.white, game.black) == ("p2", "p1")
 
@@ -389,7 +389,7 @@ def step(p: Playoff, data: Any) -> Playoff:
     game = next(g for g in games if g.result is None)
     if game.white is None:
         white = data.draw(st.sampled_from([a, b]))
-        return choose_armageddon_colours(p, m.id, white, b if white == a else a)
+        return choose_decider_colours(p, m.id, white, b if white == a else a)
     pool = ARMAGEDDON_RESULTS if game.kind is GameKind.ARMAGEDDON else ALL
     return record_result(p, m.id, game.number, data.draw(st.sampled_from(pool)))
 

@@ -12,7 +12,7 @@ from playoff_formats.errors import PlayoffError
 from playoff_formats.io.json_event import parse_json_event
 from playoff_formats.model import Result
 from playoff_formats.placings import award_prizes, final_placings
-from playoff_formats.playoff import choose_armageddon_colours, record_result, set_game_one_colours
+from playoff_formats.playoff import choose_decider_colours, record_result, set_game_one_colours
 from playoff_formats.regulations import get_regulation
 from tests.events import round_robin
 
@@ -134,7 +134,7 @@ def test_final_placings_from_a_played_out_playoff() -> None:
     playoff = set_game_one_colours(playoff, first.id, abdu, sindarov)
     playoff = record_result(playoff, first.id, 1, Result.WHITE_WINS)
     playoff = record_result(playoff, first.id, 2, Result.WHITE_WINS)
-    playoff = choose_armageddon_colours(playoff, first.id, abdu, sindarov)
+    playoff = choose_decider_colours(playoff, first.id, abdu, sindarov)
     playoff = record_result(playoff, first.id, 3, Result.DRAW)
     open_awards = final_placings(standings, playoff, PRIZES, POINTS)
     assert open_awards.awaiting_playoff == standings.playoff

@@ -32,7 +32,7 @@ from playoff_formats.playoff import (
     GameKind,
     MatchStatus,
     TransitionError,
-    choose_armageddon_colours,
+    choose_decider_colours,
     correct_result,
     decide_by_lot,
     record_result,
@@ -132,7 +132,7 @@ def test_all_pairs_drawn_then_the_armageddon_with_black_draw_odds() -> None:
         p = record_result(record_result(p, 1, first, D), 1, first + 1, D)
     decider = p.game(1, 7)
     assert decider is not None and decider.kind is GameKind.ARMAGEDDON
-    p = choose_armageddon_colours(p, 1, "a", "b")
+    p = choose_decider_colours(p, 1, "a", "b")
     p = record_result(p, 1, 7, D)
     decision = p.match(1).decision
     assert decision is not None and decision.method is DecisionMethod.ARMAGEDDON_DRAW

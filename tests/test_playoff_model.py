@@ -18,7 +18,7 @@ from playoff_formats.playoff import (
     Stage,
     TransitionError,
     champion,
-    choose_armageddon_colours,
+    choose_decider_colours,
     correct_result,
     match_decision,
     new_playoff,
@@ -59,7 +59,7 @@ def play(
     p = record_result(p, match_id, 2, second)
     if armageddon is not None:
         aw, ab, result = armageddon
-        p = choose_armageddon_colours(p, match_id, aw, ab)
+        p = choose_decider_colours(p, match_id, aw, ab)
         p = record_result(p, match_id, 3, result)
     return p
 
@@ -187,7 +187,7 @@ def test_a_third_game_exists_only_as_the_armageddon_of_a_level_match() -> None:
     with pytest.raises(TransitionError, match="already decided"):
         record_result(p, 1, 3, W)
     with pytest.raises(TransitionError, match="no Armageddon"):
-        choose_armageddon_colours(p, 1, "A", "D")
+        choose_decider_colours(p, 1, "A", "D")
 
 
 def test_a_started_match_cannot_start_again() -> None:
@@ -213,15 +213,15 @@ def test_a_level_match_needs_an_armageddon_with_colours_from_the_toss() -> None:
     with pytest.raises(TransitionError, match="coin toss"):
         record_result(p, 1, 3, W)
     with pytest.raises(TransitionError, match="two participants"):
-        choose_armageddon_colours(p, 1, "A", "B")
-    p = choose_armageddon_colours(p, 1, "D", "A")
+        choose_decider_colours(p, 1, "A", "B")
+    p = choose_decider_colours(p, 1, "D", "A")
     p = record_result(p, 1, 3, W)
     decision = match_decision(p.match(1))
     assert decision is not None
     assert decision.method is DecisionMethod.ARMAGEDDON_WIN
     assert (decision.winner, decision.loser, decision.score) == ("D", "A", (1.0, 1.0))
     with pytest.raises(TransitionError, match="has been played"):
-        choose_armageddon_colours(p, 1, "A", "D")
+        choose_decider_colours(p, 1, "A", "D")
 
 
 def test_a_drawn_armageddon_stays_drawn_and_black_advances() -> None:
@@ -238,7 +238,7 @@ def test_a_drawn_armageddon_stays_drawn_and_black_advances() -> None:
 
 def test_an_armageddon_forfeit_decides_and_a_double_forfeit_is_refused() -> None:
     p = play(four(), 1, D, D)
-    p = choose_armageddon_colours(p, 1, "A", "D")
+    p = choose_decider_colours(p, 1, "A", "D")
     with pytest.raises(TransitionError, match="double forfeit"):
         record_result(p, 1, 3, Result.DOUBLE_FORFEIT)
     p = record_result(p, 1, 3, Result.BLACK_WINS_BY_FORFEIT)
@@ -296,7 +296,7 @@ def test_correction_that_makes_a_match_level_relocks_downstream() -> None:
     assert p.match(3).status is MatchStatus.LOCKED
     assert p.match(3).players == (None, "B") and p.games_of(3) == ()
     assert champion(p) is None
-    p = choose_armageddon_colours(p, 1, "A", "D")
+    p = choose_decider_colours(p, 1, "A", "D")
     p = record_result(p, 1, 3, D)
     assert p.match(3).players == ("D", "B")
     assert p.match(3).status is MatchStatus.READY

@@ -22,9 +22,9 @@ from orchestrator.views.context import ViewContext
 from orchestrator.views.hall import hall_view
 from orchestrator.views.playoff import (
     ClockView,
-    armageddon_view,
     change_view,
     clock_view,
+    decider_view,
     draw_view,
     event_extras,
     playoff_view,
@@ -45,9 +45,9 @@ __all__ = [
     "ClockView",
     "ViewContext",
     "arbiter_view",
-    "armageddon_view",
     "change_view",
     "clock_view",
+    "decider_view",
     "draw_view",
     "event_extras",
     "hall_view",

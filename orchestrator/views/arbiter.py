@@ -137,11 +137,11 @@ from orchestrator.events import (
 from orchestrator.refusals import TooEarly
 from orchestrator.state import ArbiterChange, Draw, DrawKind, PlayoffState
 from orchestrator.views.context import ViewContext
-from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
+from orchestrator.views.playoff import ClockView, clock_view, decider_view
 from playoff_formats.clock import Clock, ClockStatus
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
-from playoff_formats.formats import Armageddon, DecidingLot, MatchFormat, SuddenDeath
+from playoff_formats.formats import MatchFormat
 from playoff_formats.lots import CoinFace
 from playoff_formats.model import Colour, Result
 from playoff_formats.playoff import (
@@ -1068,7 +1068,7 @@ class _Builder:
             time_control += f" · {stage.name} {later}"
         if match.decider is not None and rules.decider is not None:
             time_control += f" · {rules.decider.name} {match.decider}"
-        elif isinstance(rules.decider, DecidingLot):
+        elif rules.decider is not None and rules.decider.by_lot:
             time_control += f" · {rules.decider.name}"
         view = MatchView(
             id=match.id,
@@ -1157,8 +1157,9 @@ class _Builder:
         last = played[-1] if played else None
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
             goes = "wins the final" if final else "advances"
-            side = decider.draw_odds.capitalize() if isinstance(decider, Armageddon) else "Black"
-            rule = decider.draw_rule if isinstance(decider, Armageddon) else ""
+            odds = decider.draw_odds_colour if decider is not None else None
+            side = odds.capitalize() if odds is not None else "Black"
+            rule = decider.draw_citation if decider is not None else ""
             return (
                 f"{side} ({winner}) {goes}: a drawn {name} counts as a win for {side}"
                 + (f" ({rule})" if rule else "") + ".",
@@ -1191,7 +1192,7 @@ class _Builder:
         steps: dict[str, Any] = {}
         panels: list[GamePanel] = []
         rules = match.rules
-        if not todo and isinstance(rules.decider, DecidingLot):
+        if not todo and rules.decider is not None and rules.decider.by_lot:
             steps["toss"] = self.toss(match)
         for game in todo:
             if game.white is None and game.kind.decider and _tossed(rules):
@@ -1258,7 +1259,7 @@ class _Builder:
         key = f"toss:{match.id}"
         decider = match.rules.decider
         final = "A coin toss cannot be undone: " + (
-            "its winner advances." if isinstance(decider, DecidingLot)
+            "its winner advances." if decider is not None and decider.by_lot
             else "its winner chooses the colours."
         )
         what = self.round_name(match)
@@ -1305,14 +1306,14 @@ class _Builder:
             ),),
             enabled=why is None, refusal=why,
         )
-        if isinstance(decider, DecidingLot):
+        if decider is not None and decider.by_lot:
             title = decider.name
             hint = "The winner of the drawing advances" + (
                 f" ({decider.rule})." if decider.rule else "."
             )
         else:
             name = decider.name if decider is not None else "Decider"
-            rule = getattr(decider, "colours_rule", "")
+            rule = decider.colours_citation if decider is not None else ""
             title = f"{name} coin toss"
             hint = "The winner of the toss chooses the colour" + (
                 f" ({rule})." if rule else "."
@@ -1332,8 +1333,8 @@ class _Builder:
         control = match.decider
         decider = match.rules.decider
         name = decider.name if decider is not None else "Decider"
-        if isinstance(decider, Armageddon):
-            odds = decider.draw_odds
+        odds = decider.draw_odds_colour if decider is not None else None
+        if odds is not None:
             black_note = " (draw odds)" if odds == "black" else ""
             white_note = " (draw odds)" if odds == "white" else ""
             if control is not None and control.initial_ms(Colour.WHITE) > control.initial_ms(
@@ -1380,7 +1381,7 @@ class _Builder:
         started = key in state.started_at
         control = state.time_control(match, game)
         if game.kind.decider:
-            terms = armageddon_view(state, match.id, game.number)
+            terms = decider_view(state, match.id, game.number)
             time_control = (
                 f"{terms['time_control']}; {_draw_words(terms['draw_means'])}"
                 if terms is not None else ""
@@ -2113,7 +2114,7 @@ class _Builder:
                        f"the coin showed {outcome.get('face')}; ")
             decider = self.state.chess.match(draw.match).rules.decider
             name = decider.name if decider is not None else "Armageddon"
-            what = name if isinstance(decider, DecidingLot) else f"{name} coin toss"
+            what = name if decider is not None and decider.by_lot else f"{name} coin toss"
             text = f"{what}, {where}: {how}won by {self.name(draw.winner)}"
         method: Literal["commit-reveal", "physical"] = (
             "commit-reveal" if record.get("method") == "commit-reveal" else "physical"
@@ -2356,7 +2357,7 @@ def _reason(test_id: str, placeholder: str | None = None) -> FormField:
 def _tossed(rules: MatchFormat) -> bool:
     """The decider game's colours are chosen by the winner of a coin toss."""
     decider = rules.decider
-    return isinstance(decider, Armageddon | SuddenDeath) and decider.colours == "toss"
+    return decider is not None and decider.tossed
 
 
 def _game_label(rules: MatchFormat, game: Game) -> str:

@@ -87,7 +87,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from orchestrator.events import BoardScoreCorrected, ResultCorrected
 from orchestrator.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
-from orchestrator.views.playoff import ClockView, armageddon_view, clock_view
+from orchestrator.views.playoff import ClockView, clock_view, decider_view
 from playoff_formats.clock import ClockStatus
 from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.model import Result
@@ -572,7 +572,7 @@ class _Hall:
             live = self.live_games(playoff)
             winner = champion(playoff)
             over = winner is not None
-            banner = None if over else self.armageddon(playoff)
+            banner = None if over else self.decider_banner(playoff)
             bracket = self.bracket(playoff)
             scoreboard = None
             stanzas = []
@@ -780,7 +780,7 @@ class _Hall:
             items.append(f"{self.short(event.champion_before)} is no longer the champion")
         return CorrectionNotice(title="Result corrected", text=text, items=items)
 
-    def armageddon(self, playoff: Playoff) -> ArmageddonBanner | None:
+    def decider_banner(self, playoff: Playoff) -> ArmageddonBanner | None:
         """The decider being played, else the first still to be played."""
         waiting: tuple[Match, Game] | None = None
         for match in playoff.matches:
@@ -796,13 +796,13 @@ class _Hall:
         return self.banner(*waiting, on=False) if waiting is not None else None
 
     def banner(self, match: Match, game: Game, *, on: bool) -> ArmageddonBanner:
-        terms = armageddon_view(self.state, match.id, game.number)
+        terms = decider_view(self.state, match.id, game.number)
         assert terms is not None  # the game exists and the match has a decider
         white_time, black_time = _minutes(terms["white_ms"]), _minutes(terms["black_ms"])
         known = game.white is not None and game.black is not None
         colours = None
         decider = match.rules.decider
-        if not known and getattr(decider, "colours", None) == "lots":
+        if not known and decider is not None and decider.drawn:
             colours = "Colours by lot"
         elif not known:
             tosses = self.state.draws_of("coin-toss", match.id)
@@ -893,7 +893,7 @@ class _Hall:
                 vs = " v ".join(p.short for p in players)
             else:
                 players = [self.player(p) for p in planned.players]
-                tossed = armageddon and getattr(rules.decider, "colours", None) == "toss"
+                tossed = armageddon and rules.decider is not None and rules.decider.tossed
                 colours = "colours by coin toss" if tossed else "colours by lot"
                 vs = f"{' – '.join(p.short for p in players)} ({colours})"
                 if due:
@@ -1157,7 +1157,8 @@ class _Hall:
         if decision.method is DecisionMethod.ARMAGEDDON_WIN:
             return f"{won} beat {lost} in the {name}"
         if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
-            side = getattr(decider, "draw_odds", "black").capitalize()
+            odds = decider.draw_odds_colour if decider is not None else None
+            side = (odds or "black").capitalize()
             return f"{name} drawn: {won}, with {side}, beat {lost}"
         if decision.method is DecisionMethod.SUDDEN_DEATH_WIN:
             return f"{won} beat {lost} in {name.lower()}"

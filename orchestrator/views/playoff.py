@@ -13,15 +13,15 @@ from orchestrator.events import ResultRecorded as _ResultRecorded
 from orchestrator.state import ArbiterChange, Draw, GameKey, PlayoffState
 from playoff_formats.builders.format import bracket_json
 from playoff_formats.clock import Clock
-from playoff_formats.formats import Armageddon, MatchFormat, SuddenDeath
+from playoff_formats.formats import MatchFormat
 from playoff_formats.model import Colour
 from playoff_formats.playoff import champion
 
 __all__ = [
     "ClockView",
-    "armageddon_view",
     "change_view",
     "clock_view",
+    "decider_view",
     "draw_view",
     "event_extras",
     "playoff_view",
@@ -70,7 +70,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
                 "started_at": _iso(state.started_at.get((g.match, g.number))),
                 "ended_at": _iso(state.ended_at.get((g.match, g.number))),
                 "armageddon": (
-                    armageddon_view(state, match.id, g.number) if g.kind.decider else None
+                    decider_view(state, match.id, g.number) if g.kind.decider else None
                 ),
                 "stage": stage_name(match.rules, g.number),
             }
@@ -179,7 +179,7 @@ def stage_name(rules: MatchFormat, number: int) -> str | None:
     return rules.decider.name if rules.decider is not None else None
 
 
-def armageddon_view(
+def decider_view(
     state: PlayoffState, match_id: int, number: int | None = None
 ) -> dict[str, Any] | None:
     """The terms of a match's decider game (``number``, else its first): who has
@@ -189,14 +189,10 @@ def armageddon_view(
     rules = match.rules
     decider = rules.decider
     game = state.chess.game(match_id, number if number is not None else rules.decider_number)
-    if game is None or not game.kind.decider or not isinstance(
-        decider, Armageddon | SuddenDeath
-    ):
+    if game is None or not game.kind.decider or decider is None or decider.control is None:
         return None
-    control = state.time_control(match, game) or decider.time_control
-    draw_means = (
-        f"{decider.draw_odds} wins" if isinstance(decider, Armageddon) else "replay"
-    )
+    control = state.time_control(match, game) or decider.control
+    draw_means = decider.draw_means
     return {
         "white": game.white,
         "black": game.black,
@@ -226,7 +222,7 @@ def event_extras(event: PlayoffEvent, after: PlayoffState) -> dict[str, Any]:
         and after.chess.match(event.match).kind_of(event.game).decider
     ):
         number = event.game if isinstance(event, GameStarted) else None
-        terms = armageddon_view(after, event.match, number)
+        terms = decider_view(after, event.match, number)
         if terms is not None:
             extras["armageddon"] = terms
     return extras

@@ -15,16 +15,13 @@ from typing import Any
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.formats.model import (
-    Armageddon,
     Bracket,
     BracketMatch,
     BracketRound,
     BracketSlot,
-    DecidingLot,
     Knockout,
     MatchFormat,
     PlayoffFormat,
-    SuddenDeath,
 )
 from playoff_formats.playoff import Match, Playoff, Round, Slot, Stage, new_playoff
 
@@ -204,13 +201,15 @@ def ladder_json(plays: MatchFormat) -> dict[str, Any]:
     decider_json: dict[str, Any] | None = None
     if decider is not None:
         decider_json = {"kind": decider.kind, "name": decider.name, "game": plays.decider_number}
-        if isinstance(decider, Armageddon | SuddenDeath):
-            decider_json["time_control"] = str(decider.time_control)
-            decider_json["increment"] = decider.time_control.increment_words()
-            decider_json["colours"] = decider.colours.value
-        if isinstance(decider, Armageddon):
-            decider_json["draw_odds"] = decider.draw_odds
-        if isinstance(decider, DecidingLot):
+        control, colours = decider.control, decider.colours_by
+        if control is not None:
+            decider_json["time_control"] = str(control)
+            decider_json["increment"] = control.increment_words()
+        if colours is not None:
+            decider_json["colours"] = colours.value
+        if decider.draw_odds_colour is not None:
+            decider_json["draw_odds"] = decider.draw_odds_colour
+        if decider.game_kind is None:
             decider_json["game"] = None
     return {
         "name": plays.name,

@@ -13,7 +13,10 @@ tied players (``Regulation.playoff(standings)``):
   sudden-death games repeated until one is won, or a drawing of lots;
 - **breaks**: before the play-off, between games, between stages.
 
-Everything here is a frozen value with no behaviour but reading itself: the
+Everything here is a frozen value with no behaviour but reading itself, except
+the deciders: each says, through the hooks of :class:`DeciderRules`, which games
+it adds to a level match, how their colours are settled, what a game's result
+decides and in which words, so that nothing else asks which decider it is. The
 builder (:mod:`playoff_formats.builders.format`) turns a format and seeds into
 a :class:`~playoff_formats.playoff.Playoff`, and the play-off's transitions read
 each match's format to know which games exist and what they mean.
@@ -37,19 +40,22 @@ import re
 from collections.abc import Iterator
 from datetime import timedelta
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, NamedTuple, Self
 
 from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
     PlainSerializer,
+    ValidatorFunctionWrapHandler,
     WithJsonSchema,
+    WrapValidator,
     model_validator,
 )
 
 from playoff_formats.errors import InputError
-from playoff_formats.model import Frozen
+from playoff_formats.model import Frozen, Result
+from playoff_formats.phrase import Phrase, Player, phrase
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -63,7 +69,11 @@ __all__ = [
     "ControlText",
     "Decider",
     "DeciderColours",
+    "DeciderRules",
+    "DeciderVerdict",
     "DecidingLot",
+    "DecisionMethod",
+    "GameKind",
     "GameStage",
     "Knockout",
     "MatchFormat",
@@ -159,7 +169,131 @@ class DeciderColours(StrEnum):
     """Drawn by lots, as for a stage."""
 
 
-class Armageddon(Frozen):
+class GameKind(StrEnum):
+    REGULAR = "regular"
+    ARMAGEDDON = "armageddon"
+    SUDDEN_DEATH = "sudden-death"
+
+    @property
+    def decider(self) -> bool:
+        """A game of the decider (played only when the stages leave the match level)."""
+        return self is not GameKind.REGULAR
+
+
+class DecisionMethod(StrEnum):
+    """How a match was decided."""
+
+    BYE = "bye"
+    REGULAR_GAMES = "regular-games"
+    ARMAGEDDON_WIN = "armageddon-win"
+    ARMAGEDDON_DRAW = "armageddon-draw"  # the side with the draw odds advances
+    SUDDEN_DEATH_WIN = "sudden-death-win"
+    LOT = "lot"
+
+
+class DeciderVerdict(NamedTuple):
+    """What a decider game's result decides: who advances, how, in words."""
+
+    winner: str
+    loser: str
+    method: DecisionMethod
+    words: Phrase
+
+
+class DeciderRules(Frozen):
+    """What a decider says of itself, so that nothing else asks which decider it is:
+    the games it adds to a level match, how their colours are settled, what a game's
+    result decides, and its words. A new decider is a subclass overriding these."""
+
+    if TYPE_CHECKING:
+        # Every decider has these fields; declared by each class so that the order
+        # of the fields (and of the documents written) stays each class's own.
+        kind: str
+        name: str
+        rule: str
+
+    game_kind: ClassVar[GameKind | None] = None
+    """The kind of the decider's games; ``None`` for a decider that plays none."""
+    by_lot: ClassVar[bool] = False
+    """A drawing of lots, not a game, decides the level match."""
+
+    def has_game(self, offset: int) -> bool:
+        """The decider has a game ``offset`` games after its first (0: its first)."""
+        return False
+
+    def plays_on(self, result: Result) -> bool:
+        """Another decider game follows one with ``result``."""
+        return False
+
+    @property
+    def control(self) -> TimeControl | None:
+        """The time control of the decider's games."""
+        return None
+
+    @property
+    def colours_by(self) -> DeciderColours | None:
+        """How the first decider game's colours are settled (``None``: no game)."""
+        return None
+
+    @property
+    def tossed(self) -> bool:
+        """The winner of a coin toss chooses the decider game's colours."""
+        return self.colours_by is DeciderColours.TOSS
+
+    @property
+    def drawn(self) -> bool:
+        """The decider game's colours are drawn by lots."""
+        return self.colours_by is DeciderColours.LOTS
+
+    @property
+    def colours_citation(self) -> str:
+        """The rule cited for the toss or the lots."""
+        return ""
+
+    @property
+    def draw_odds_colour(self) -> Literal["white", "black"] | None:
+        """Who wins a drawn decider game (``None``: nobody does)."""
+        return None
+
+    @property
+    def draw_citation(self) -> str:
+        """The rule cited for the draw odds."""
+        return ""
+
+    @property
+    def draw_means(self) -> str:
+        """What a drawn decider game means, in a few words: 'black wins', 'replay'."""
+        side = self.draw_odds_colour
+        return f"{side} wins" if side is not None else "replay"
+
+    def summary(self) -> str:
+        """The decider as a match format's summary ends: 'Armageddon G/5 (draw: Black wins)'."""
+        return self.name
+
+    def verdict(
+        self, result: Result, *, number: int, level: str, white: str, black: str
+    ) -> DeciderVerdict | None:
+        """What decider game ``number``, between ``white`` and ``black``, decides by
+        ``result`` after the stages left the match ``level`` (in words); ``None``
+        when it decides nothing."""
+        return None
+
+
+def _won(result: Result, white: str, black: str) -> tuple[str, str, str, str] | None:
+    """Winner, loser, the winner's colour and how, for a decisive game; ``None`` for a
+    game that nobody won."""
+    if result.white_points == result.black_points:
+        return None
+    w, lo, colour = (
+        (white, black, "White")
+        if result.white_points > result.black_points
+        else (black, white, "Black")
+    )
+    how = "by forfeit" if not result.played else f"({result})"
+    return w, lo, colour, how
+
+
+class Armageddon(DeciderRules):
     """One game that cannot end level: a draw counts as a win for ``draw_odds``."""
 
     kind: Literal["armageddon"] = "armageddon"
@@ -173,8 +307,58 @@ class Armageddon(Frozen):
     draw_rule: Citation = Field(default="", description="Cited for the draw odds")
     colours_rule: Citation = Field(default="", description="Cited for the toss or the lots")
 
+    game_kind: ClassVar[GameKind | None] = GameKind.ARMAGEDDON
 
-class SuddenDeath(Frozen):
+    def has_game(self, offset: int) -> bool:
+        return offset == 0
+
+    @property
+    def control(self) -> TimeControl | None:
+        return self.time_control
+
+    @property
+    def colours_by(self) -> DeciderColours | None:
+        return self.colours
+
+    @property
+    def colours_citation(self) -> str:
+        return self.colours_rule
+
+    @property
+    def draw_odds_colour(self) -> Literal["white", "black"] | None:
+        return self.draw_odds
+
+    @property
+    def draw_citation(self) -> str:
+        return self.draw_rule
+
+    def summary(self) -> str:
+        return f"{self.name} {self.time_control} (draw: {self.draw_odds.capitalize()} wins)"
+
+    def verdict(
+        self, result: Result, *, number: int, level: str, white: str, black: str
+    ) -> DeciderVerdict | None:
+        if result is Result.DRAW:
+            side = self.draw_odds
+            w, lo = (black, white) if side == "black" else (white, black)
+            cite = f" ({self.draw_rule})" if self.draw_rule else ""
+            return DeciderVerdict(
+                w, lo, DecisionMethod.ARMAGEDDON_DRAW,
+                phrase(f"{level}; the {self.name} game was drawn (1/2-1/2), so "
+                       f"{side.capitalize()}, ", Player(w),
+                       f", advances on draw odds{cite}."),
+            )
+        won = _won(result, white, black)
+        if won is None:
+            return None
+        w, lo, colour, how = won
+        return DeciderVerdict(
+            w, lo, DecisionMethod.ARMAGEDDON_WIN,
+            phrase(f"{level}; ", Player(w), f" won the {self.name} game with {colour} {how}."),
+        )
+
+
+class SuddenDeath(DeciderRules):
     """Games at one time control, repeated until one is won; colours alternate
     from the first, which is settled as ``colours`` says."""
 
@@ -185,16 +369,69 @@ class SuddenDeath(Frozen):
     rule: Citation = ""
     colours_rule: Citation = ""
 
+    game_kind: ClassVar[GameKind | None] = GameKind.SUDDEN_DEATH
 
-class DecidingLot(Frozen):
+    def has_game(self, offset: int) -> bool:
+        return offset >= 0
+
+    def plays_on(self, result: Result) -> bool:
+        return result is Result.DRAW
+
+    @property
+    def control(self) -> TimeControl | None:
+        return self.time_control
+
+    @property
+    def colours_by(self) -> DeciderColours | None:
+        return self.colours
+
+    @property
+    def colours_citation(self) -> str:
+        return self.colours_rule
+
+    def summary(self) -> str:
+        return f"{self.name} {self.time_control} until a game is won"
+
+    def verdict(
+        self, result: Result, *, number: int, level: str, white: str, black: str
+    ) -> DeciderVerdict | None:
+        won = _won(result, white, black)
+        if won is None:  # a draw in sudden death: play on
+            return None
+        w, lo, colour, how = won
+        return DeciderVerdict(
+            w, lo, DecisionMethod.SUDDEN_DEATH_WIN,
+            phrase(f"{level}; ", Player(w),
+                   f" won {self.name.lower()} game {number} with {colour} {how}."),
+        )
+
+
+class DecidingLot(DeciderRules):
     """No more games: a drawing of lots names who advances."""
 
     kind: Literal["lot"] = "lot"
     name: Name = "Drawing of lots"
     rule: Citation = ""
 
+    by_lot: ClassVar[bool] = True
 
-Decider = Annotated[Armageddon | SuddenDeath | DecidingLot, Field(discriminator="kind")]
+    def summary(self) -> str:
+        return self.name.lower()
+
+
+def _own_decider(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    # A decider class outside the union below (one that documents cannot name yet)
+    # is taken as it is, so that a new decider can be tried before it joins the union.
+    if isinstance(value, DeciderRules):
+        return value
+    return handler(value)
+
+
+Decider = Annotated[
+    Armageddon | SuddenDeath | DecidingLot,
+    Field(discriminator="kind"),
+    WrapValidator(_own_decider),
+]
 
 
 class StageGame(Frozen):
@@ -250,9 +487,7 @@ class MatchFormat(Frozen):
             if first <= number < first + stage.games:
                 return StageGame(number=number, stage=index, first=number == first)
         decider, start = self.decider, self.decider_number
-        if isinstance(decider, Armageddon) and number == start:
-            return StageGame(number=number, stage=-1, first=True)
-        if isinstance(decider, SuddenDeath) and number >= start:
+        if decider is not None and number >= start and decider.has_game(number - start):
             return StageGame(number=number, stage=-1, first=number == start)
         return None
 
@@ -266,7 +501,7 @@ class MatchFormat(Frozen):
 
     def decider_control(self) -> TimeControl | None:
         decider = self.decider
-        return None if decider is None or isinstance(decider, DecidingLot) else decider.time_control
+        return None if decider is None else decider.control
 
     def summary(self) -> str:
         """'2 games G/25+5, then Armageddon W 6' / B 5', +3 s from move 61 (draw: Black wins)'."""
@@ -275,15 +510,8 @@ class MatchFormat(Frozen):
         ]
         text = ", then ".join(parts)
         decider = self.decider
-        if isinstance(decider, Armageddon):
-            text += (
-                f", then {decider.name} {decider.time_control} "
-                f"(draw: {decider.draw_odds.capitalize()} wins)"
-            )
-        elif isinstance(decider, SuddenDeath):
-            text += f", then {decider.name} {decider.time_control} until a game is won"
-        elif isinstance(decider, DecidingLot):
-            text += f", then {decider.name.lower()}"
+        if decider is not None:
+            text += f", then {decider.summary()}"
         return text
 
 

@@ -10,7 +10,7 @@ from typing import Self
 from pydantic import Field, model_validator
 
 from playoff_formats.builders.stanzas import StanzaPlan
-from playoff_formats.formats.model import Armageddon, MatchFormat, SuddenDeath
+from playoff_formats.formats.model import MatchFormat
 from playoff_formats.model import Frozen
 from playoff_formats.playoff import GameKind, Match, Playoff, Slot
 from playoff_formats.schedule.model import (
@@ -305,10 +305,8 @@ def _match_games(
             games.append((n, GameKind.REGULAR, (match.id, n) not in started, False))
     decider = rules.decider
     number = rules.decider_number
-    if isinstance(decider, Armageddon | SuddenDeath) and not any(
-        k.decider for _, k, _, _ in games
-    ):
-        kind = GameKind.ARMAGEDDON if isinstance(decider, Armageddon) else GameKind.SUDDEN_DEATH
+    kind = decider.game_kind if decider is not None else None
+    if kind is not None and not any(k.decider for _, k, _, _ in games):
         games.append((number, kind, (match.id, number) not in started, False))
     return games
 
