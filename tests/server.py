@@ -158,14 +158,15 @@ def service_process(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 10
+        # A margin for a loaded machine: starting is not what these tests measure.
+        deadline = time.monotonic() + 60
         while True:
             assert process.poll() is None, f"the service exited with {process.returncode}"
             try:
                 httpx.get(f"{base}/openapi.json", trust_env=False, timeout=1)
                 break
             except httpx.TransportError:
-                assert time.monotonic() < deadline, "the service did not answer in 10 s"
+                assert time.monotonic() < deadline, "the service did not answer in 60 s"
                 time.sleep(0.05)
         yield process, base
     finally:

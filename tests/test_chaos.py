@@ -125,7 +125,7 @@ def cluster(store_url: str, redis_url: str, folder: Path) -> Iterator[Cluster]:
     try:
         for n in range(WORKERS):
             made.start(n)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a margin for a loaded machine
         while len(made.up()) < WORKERS:
             assert time.monotonic() < deadline, "the workers did not start\n" + made.tails()
             time.sleep(0.1)

@@ -56,14 +56,14 @@ def test_the_key_is_in_no_line_of_the_access_log(browser: Browser, tmp_path: Pat
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # a margin for a loaded machine
         while True:
             assert process.poll() is None, log.read_text()
             try:
                 httpx.get(f"{base}/openapi.json", trust_env=False, timeout=1)
                 break
             except httpx.TransportError:
-                assert time.monotonic() < deadline, "the service did not answer in 10 s"
+                assert time.monotonic() < deadline, "the service did not answer in 60 s"
                 time.sleep(0.05)
         with httpx.Client(base_url=base, trust_env=False, timeout=10) as http:
             created = ok(http.post("/api/events", content=uzchess_json().encode(),
