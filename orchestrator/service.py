@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -60,7 +60,6 @@ from orchestrator.events import (
     TokenIssued,
     apply_event,
     apply_playoff,
-    parse_event_stream_event,
     parse_playoff_event,
 )
 from orchestrator.refusals import KnownRefusal
@@ -77,6 +76,7 @@ from orchestrator.store import (
     StoreFullError,
     StoreUnavailableError,
 )
+from orchestrator.streams import StreamKind, event_streams, playoff_streams, stamp_of
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from orchestrator.words import validation_words
@@ -94,6 +94,8 @@ from playoff_formats.regulations import get_regulation, playoff_format
 from playoff_formats.schedule import Plan
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import short_name
+
+S = TypeVar("S", PlayoffState, EventState)
 
 __all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id", "not_final"]
 
@@ -155,10 +157,6 @@ class Request:
             )
 
 
-def stamp_of(stored: StoredEvent) -> Stamp:
-    return Stamp(stored.seq, stored.recorded_at, stored.actor)
-
-
 def typed(stored: StoredEvent) -> Logged:
     """A stored event of a play-off's stream as a typed, logged event."""
     return Logged(parse_playoff_event(stored.type, stored.data), stamp_of(stored))
@@ -186,8 +184,10 @@ class Service:
         self._seeds = seeds
         self.utc_offset = utc_offset
         """The hall's offset from UTC, given to the play-offs created here."""
-        self._events: dict[str, EventState] = {}
-        self._playoffs: dict[str, PlayoffState] = {}
+        self.event_streams = event_streams()
+        self.playoff_streams = playoff_streams()
+        self._events = self.event_streams.states
+        self._playoffs = self.playoff_streams.states
         self._standings: dict[str, tuple[Event, Standings]] = {}
         # By event, draw rate, time control and the chances set by hand.
         self._foresights: dict[
@@ -226,20 +226,18 @@ class Service:
         except StoreError as exc:  # a cache: dropped, and the log folded instead
             log.warning("snapshots not used (%s): folding the whole log", exc)
             kept = {}
-        for stream in await self.store.streams("event-"):
+        for stream in await self.store.streams(self.event_streams.prefix):
             try:
-                event_state = await self._fold(stream, kept.get(stream), EventState)
+                event_state = await self._fold(stream, kept.get(stream), self.event_streams)
             except Exception as exc:
                 self._quarantine(stream, exc)
                 continue
-            assert isinstance(event_state, EventState)
             self._set_event(event_state)
             if event_state.pending:
                 self._warm_computations()
-        for stream in await self.store.streams("playoff-"):
+        for stream in await self.store.streams(self.playoff_streams.prefix):
             try:
-                playoff = await self._fold(stream, kept.get(stream), PlayoffState)
-                assert isinstance(playoff, PlayoffState)
+                playoff = await self._fold(stream, kept.get(stream), self.playoff_streams)
                 if not self._snapshot_seq.get(stream):
                     # Folded from the first event: a play-off an older version let in
                     # may crash the planner. One from a snapshot was planned before.
@@ -250,18 +248,13 @@ class Service:
                 continue
             self._playoffs[playoff.id] = playoff
 
-    async def _fold(
-        self,
-        stream: str,
-        snapshot: Snapshot | None,
-        kind: type[PlayoffState] | type[EventState],
-    ) -> PlayoffState | EventState:
+    async def _fold(self, stream: str, snapshot: Snapshot | None, kind: StreamKind[S, Any]) -> S:
         """A stream's state: its snapshot, if this code made it, and the events after;
         else (or if that fails) every event from the first."""
-        start: PlayoffState | EventState | None = None
+        start: S | None = None
         if snapshot is not None and snapshot.version == snapshots.VERSION:
             try:
-                start = snapshots.load(snapshot.data, kind)
+                start = snapshots.load(snapshot.data, kind.state_type)
                 if start.seq != snapshot.seq:
                     raise ValueError(f"it says seq {snapshot.seq}, its state {start.seq}")
             except Exception as exc:
@@ -269,36 +262,14 @@ class Service:
                 start = None
         if start is not None:
             try:
-                state = self._fold_onto(start, await self.store.read(stream, after=start.seq))
+                state = kind.fold(start, await self.store.read(stream, after=start.seq))
                 self._snapshot_seq[stream] = start.seq
                 return state
             except Exception as exc:
                 log.warning("%s: the events after the snapshot do not fold onto it (%s); "
                             "folding the whole log", stream, exc)
         self._snapshot_seq[stream] = 0
-        return self._fold_onto(None, await self.store.read(stream), kind)
-
-    @staticmethod
-    def _fold_onto(
-        start: PlayoffState | EventState | None,
-        stored: Sequence[StoredEvent],
-        kind: type[PlayoffState] | type[EventState] | None = None,
-    ) -> PlayoffState | EventState:
-        if isinstance(start, EventState) or (start is None and kind is EventState):
-            event_state = start if isinstance(start, EventState) else None
-            for e in stored:
-                event_state = apply_event(
-                    event_state, parse_event_stream_event(e.type, e.data), stamp_of(e)
-                )
-            if event_state is None:
-                raise PlayoffError("no such event")
-            return event_state
-        playoff = start if isinstance(start, PlayoffState) else None
-        for e in stored:
-            playoff = apply_playoff(playoff, parse_playoff_event(e.type, e.data), stamp_of(e))
-        if playoff is None:
-            raise PlayoffError("no such play-off")
-        return playoff
+        return kind.fold(None, await self.store.read(stream))
 
     async def save_snapshots(self, min_new_events: int = 1) -> int:
         """Keep a snapshot of every state with at least ``min_new_events`` events past
@@ -325,6 +296,16 @@ class Service:
         for snapshot in made:
             self._snapshot_seq[snapshot.stream] = snapshot.seq
         return len(made)
+
+    def _settle(self, kind: StreamKind[S, Any], state: S, entries: Sequence[Logged]) -> None:
+        """``state`` is now the state of its stream here; ``entries`` its new events
+        as published, kept to answer a resent command."""
+        if isinstance(state, EventState):
+            self._set_event(state)
+        else:
+            kind.states[state.id] = state
+        if entries:
+            self._remember(kind.stream(state.id), entries)
 
     def _set_event(self, state: EventState) -> None:
         self._events[state.id] = state
@@ -1001,14 +982,10 @@ class Service:
         if all(entry is not None for entry in found):
             return tuple(entry for entry in found if entry is not None)
         wanted = {e.seq for e in stored}
-        state: PlayoffState | None = None
-        out: list[Logged] = []
-        for e in await self.store.read(stream, limit=max(wanted)):
-            event = parse_playoff_event(e.type, e.data)
-            state = apply_playoff(state, event, stamp_of(e))
-            if e.seq in wanted:
-                out.append(Logged(event, stamp_of(e), event_extras(event, state)))
-        return tuple(out)
+        _, entries = self.playoff_streams.fold_logged(
+            None, await self.store.read(stream, limit=max(wanted))
+        )
+        return tuple(entry for entry in entries if entry.seq in wanted)
 
     def _unavailable_log(self, exc: StoreUnavailableError) -> LogUnavailable:
         """The refusal for a write the log could not take; the health check says so
@@ -1031,16 +1008,16 @@ class Service:
         async with self._lock(stream):
             if stream in self.quarantined:
                 return False
-            if stream.startswith("playoff-"):
-                return await self._catch_up_playoff(stream, logged)
-            if stream.startswith("event-"):
-                return await self._catch_up_event(stream, logged)
+            if self.playoff_streams.holds(stream):
+                return await self._catch_up(self.playoff_streams, stream, logged)
+            if self.event_streams.holds(stream):
+                return await self._catch_up(self.event_streams, stream, logged)
             return False
 
     async def catch_up_all(self) -> None:
         """:meth:`catch_up` every stream of the log, the events (and their tokens) first.
         A stream that does not fold is logged and left as it was: the others go on."""
-        for prefix in ("event-", "playoff-"):
+        for prefix in (self.event_streams.prefix, self.playoff_streams.prefix):
             for stream in await self.store.streams(prefix):
                 try:
                     await self.catch_up(stream)
@@ -1059,35 +1036,18 @@ class Service:
             return new
         return await self.store.read(stream, after=seq)
 
-    async def _catch_up_playoff(self, stream: str, logged: Sequence[StoredEvent]) -> bool:
-        playoff_id = stream.removeprefix("playoff-")
-        state = self._playoffs.get(playoff_id)
+    async def _catch_up(
+        self, kind: StreamKind[S, Any], stream: str, logged: Sequence[StoredEvent]
+    ) -> bool:
+        state = kind.states.get(kind.id_of(stream))
         missed = await self._missed(stream, state.seq if state is not None else 0, logged)
         if not missed:
             return False
-        events: list[Logged] = []
-        for stored in missed:
-            event = parse_playoff_event(stored.type, stored.data)
-            stamp = stamp_of(stored)
-            state = apply_playoff(state, event, stamp)
-            events.append(Logged(event, stamp, event_extras(event, state)))
-        assert state is not None
-        self._playoffs[playoff_id] = state
-        self._remember(stream, events)
-        await self.bus.publish(Published(state, tuple(events)))
-        return True
-
-    async def _catch_up_event(self, stream: str, logged: Sequence[StoredEvent]) -> bool:
-        state = self._events.get(stream.removeprefix("event-"))
-        missed = await self._missed(stream, state.seq if state is not None else 0, logged)
-        if not missed:
-            return False
-        for stored in missed:
-            state = apply_event(
-                state, parse_event_stream_event(stored.type, stored.data), stamp_of(stored)
-            )
-        assert state is not None
-        self._set_event(state)
+        state, entries = kind.fold_logged(state, missed)
+        self._settle(kind, state, entries)
+        if entries:
+            assert isinstance(state, PlayoffState)
+            await self.bus.publish(Published(state, entries))
         return True
 
 
