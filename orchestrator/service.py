@@ -18,17 +18,17 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
 from orchestrator import schedule, snapshots
 from orchestrator.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
-from orchestrator.auth import Action, Role, TokenRecord, digest, new_token
+from orchestrator.auth import Action, Actor, Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.commands import (
     CommandBase,
@@ -96,6 +96,7 @@ from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import short_name
 
 S = TypeVar("S", PlayoffState, EventState)
+R = TypeVar("R")
 
 __all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id", "not_final"]
 
@@ -150,11 +151,80 @@ class Request:
 
     def check(self, first: StoredEvent) -> None:
         """422 if the key was first used with another request."""
-        if first.command_fingerprint not in (None, self.fingerprint):
-            raise KeyReused(
-                "this Idempotency-Key was used for another request: send a new key for a "
-                "new request"
-            )
+        Logging(self.key, self.fingerprint, KEY_REUSED).check(first)
+
+
+KEY_REUSED = (
+    "this Idempotency-Key was used for another request: send a new key for a new request"
+)
+COMMAND_REUSED = (
+    "this Idempotency-Key (or command id) was used for another request: send a new key "
+    "for a new request"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Logging:
+    """The id a command is logged under, the fingerprint of the request it came with,
+    and what to say when the id comes back with another request."""
+
+    command_id: str
+    fingerprint: str | None
+    reused: str
+    anywhere: bool = False
+    """Looked for in every stream (an upload's, before its event's id is known)."""
+
+    async def find(self, store: AsyncEventLog, stream: str) -> list[StoredEvent] | None:
+        """The events first logged under the id, if any."""
+        if self.anywhere:
+            return await store.find_command_anywhere(self.command_id)
+        return await store.find_command(stream, self.command_id)
+
+    def check(self, first: StoredEvent) -> None:
+        """422 if the id was first logged with another request."""
+        if self.fingerprint is not None and first.command_fingerprint not in (
+            None, self.fingerprint
+        ):
+            raise KeyReused(self.reused)
+
+
+def _logging(key: Request | None, actor: Actor) -> Logging | None:
+    """A key's logging, scoped to the token that sent it."""
+    if key is None:
+        return None
+    return Logging(key.command_id(actor.logged()), key.fingerprint, KEY_REUSED)
+
+
+def as_actor(actor: Actor | str) -> Actor:
+    """An actor, from its logged text if given as that."""
+    return actor if isinstance(actor, Actor) else Actor.parse(actor)
+
+
+CHIEF = Actor(Role.CHIEF.value)
+"""Who uploads an event (its chief arbiter, before any token is issued)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decided(Generic[S]):
+    """What a command decided on one stream: its new events and the state after them."""
+
+    events: Sequence[PlayoffEvent | EventStreamEvent]
+    after: S
+    entries: tuple[Logged, ...] = ()
+    """The events as published, with what travels beside them (a play-off's)."""
+    created: Published | None = None
+    """A play-off created by the command, its first event logged in the same
+    transaction (on its own stream)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Committed(Generic[S]):
+    """A command as the log has it: the state of its stream here and its events as
+    stored; ``decided`` None if it was logged before (a resend)."""
+
+    state: S | None
+    stored: tuple[StoredEvent, ...]
+    decided: Decided[S] | None
 
 
 def typed(stored: StoredEvent) -> Logged:
@@ -323,18 +393,19 @@ class Service:
     # ------------------------------------------------------------------ reading
 
     def event(self, event_id: str) -> EventState:
-        try:
-            return self._events[event_id]
-        except KeyError:
-            self._unavailable(event_stream(event_id))
-            raise NotFound(f"no event {event_id!r}") from None
+        return self._current(self.event_streams, event_id)
 
     def playoff(self, playoff_id: str) -> PlayoffState:
+        return self._current(self.playoff_streams, playoff_id)
+
+    def _current(self, kind: StreamKind[S, Any], id_: str) -> S:
+        """A stream's state as folded here: 404 if the log has no such stream, 503 if
+        it was left aside at start-up."""
         try:
-            return self._playoffs[playoff_id]
+            return kind.states[id_]
         except KeyError:
-            self._unavailable(playoff_stream(playoff_id))
-            raise NotFound(f"no play-off {playoff_id!r}") from None
+            self._unavailable(kind.stream(id_))
+            raise NotFound(f"no {kind.what} {id_!r}") from None
 
     def _unavailable(self, stream: str) -> None:
         reason = self.quarantined.get(stream)
@@ -503,6 +574,114 @@ class Service:
                 ))
         return KeyScope(event.event.name, event_id, tuple(known))
 
+    # ------------------------------------------------------------------ writing
+
+    async def _commit(
+        self,
+        kind: StreamKind[S, Any],
+        id_: str,
+        actor: Actor,
+        decide: Callable[[S | None, datetime], Awaitable[Decided[S]]],
+        *,
+        logging: Logging | None = None,
+        new: bool = False,
+    ) -> Committed[S]:
+        """The one way anything is written to the log, for both kinds of stream.
+
+        Under the stream's lock: a command id already logged is answered from the
+        log (the key sent with another request refused); otherwise ``decide`` gives
+        the events and the state after them from the state as it stands (``new``: a
+        stream not yet written, decided from nothing). A refusal is raised only on
+        the state at the log's head. The events are appended in one transaction and
+        become the state here only if the log holds exactly them: otherwise another
+        worker logged the same command id first, and :class:`ConcurrencyError` says
+        to fold the log and look again.
+        """
+        stream = kind.stream(id_)
+        async with self._lock(stream):
+            state = None if new else self._current(kind, id_)
+            if logging is not None:
+                earlier = await logging.find(self.store, stream)
+                if earlier is not None:
+                    logging.check(earlier[0])
+                    known = kind.states.get(kind.id_of(earlier[0].stream))
+                    known_seq = known.seq if known is not None else 0
+                    if earlier[-1].seq > known_seq:
+                        # Logged by another worker, not yet folded here: fold it first,
+                        # so that the answer never runs ahead of this worker's state.
+                        raise ConcurrencyError(earlier[0].stream, known_seq, earlier[-1].seq)
+                    return Committed(known, tuple(earlier), None)
+            seq = state.seq if state is not None else 0
+            now = self.time.now()
+            try:
+                decided = await decide(state, now)
+            except Conflict:
+                await self._at_head(stream, seq)  # refused only at the log's head
+                raise
+            who = actor.logged()
+            own = AppendRequest(
+                stream, tuple(NewEvent(e.type, e.log_data()) for e in decided.events), who,
+                now, expected_seq=seq,
+                command_id=logging.command_id if logging is not None else None,
+                fingerprint=logging.fingerprint if logging is not None else None,
+            )
+            try:
+                if decided.created is None:
+                    stored = await self.store.append_many(
+                        own.stream, own.events, actor=who, recorded_at=now,
+                        expected_seq=seq, command_id=own.command_id,
+                        fingerprint=own.fingerprint,
+                    )
+                else:  # a play-off's first event, logged with its link, or neither
+                    first = decided.created.events[0].event
+                    stored = (await self.store.append_atomic([
+                        AppendRequest(
+                            playoff_stream(decided.created.state.id),
+                            (NewEvent(first.type, first.log_data()),), who, now,
+                            expected_seq=0,
+                        ),
+                        own,
+                    ]))[1]
+            except StoreUnavailableError as exc:
+                raise self._unavailable_log(exc) from None
+            self.log_trouble = None
+            if not _as_decided(stored, seq, decided.events, who, now):
+                # Its id was logged meanwhile by another worker, with that worker's
+                # decision: the log's events are the answer, folded from the log.
+                raise ConcurrencyError(stream, seq, stored[-1].seq)
+            if decided.created is not None:
+                self._playoffs[decided.created.state.id] = decided.created.state
+            self._settle(kind, decided.after, decided.entries)
+        if decided.entries:
+            assert isinstance(decided.after, PlayoffState)
+            await self.bus.publish(Published(decided.after, decided.entries))
+        if decided.created is not None:
+            await self.bus.publish(decided.created)
+        return Committed(decided.after, tuple(stored), decided)
+
+    async def _retrying(
+        self, attempt: Callable[[], Awaitable[R]], too_often: str | None, *,
+        reads_refused: bool = True,
+    ) -> R:
+        """``attempt``, decided again after folding what another worker sharing the log
+        wrote first, at most :data:`CATCH_UP_ATTEMPTS` times; then refused with
+        ``too_often`` (None: one last attempt, whatever it raises). A log out of reach
+        is refused as a write that was not recorded (``reads_refused``: even when it
+        was only being read)."""
+        try:
+            for _ in range(CATCH_UP_ATTEMPTS):
+                try:
+                    return await attempt()
+                except (ConcurrencyError, CommandLoggedError) as exc:
+                    await self.catch_up(exc.stream)
+            if too_often is None:
+                return await attempt()
+        except StoreUnavailableError as exc:
+            if not reads_refused:
+                raise
+            raise self._unavailable_log(exc) from None
+        raise Conflict(too_often)
+
     # ------------------------------------------------------------------ events
 
     async def create_event(
@@ -517,34 +696,20 @@ class Service:
         upload is refused (422).
         """
         command_id = key.command_id("upload") if key is not None else None
-        for _ in range(CATCH_UP_ATTEMPTS):
-            try:
-                return await self._create_event(event, key, command_id, pending)
-            except ConcurrencyError as exc:
-                # The same upload sent to another worker at the same moment, which
-                # logged it first under the same id: its event is the answer.
-                await self.catch_up(exc.stream)
-        raise Conflict("this upload could not be stored: send it again with a new key")
+        logging = (
+            Logging(command_id, key.fingerprint, KEY_REUSED, anywhere=True)
+            if key is not None and command_id is not None else None
+        )
+        # With a key, the event's id comes from it: two workers sent the same upload
+        # at once write the same stream, and the log keeps one.
+        event_id = self._ids() if command_id is None else await self._derived_id(command_id)
+        tokens: list[str] = []
 
-    async def _create_event(
-        self, event: Event, key: Request | None, command_id: str | None,
-        pending: Sequence[PendingGame],
-    ) -> tuple[EventState, str]:
-        async with self._lock(f"upload:{command_id}"):
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command_anywhere(command_id)
-                if earlier is not None:
-                    key.check(earlier[0])
-                    event_id = earlier[0].stream.removeprefix("event-")
-                    if event_id not in self._events:  # another worker's: fold it
-                        await self.catch_up(earlier[0].stream)
-                    return self.event(event_id), await self._derived_token(earlier[0])
-            # With a key, the event's id comes from it: two workers sent the same upload
-            # at once write the same stream, and the log keeps one.
-            event_id = self._ids() if command_id is None else await self._derived_id(command_id)
+        async def decide(_: EventState | None, now: datetime) -> Decided[EventState]:
             token = new_token() if key is None else await self._derived(
-                f"event-{event_id}", 1, command_id
+                event_stream(event_id), 1, command_id
             )
+            tokens.append(token)
             created = EventCreated(
                 id=event_id,
                 event_json=event.model_dump_json(exclude_none=True),
@@ -557,10 +722,25 @@ class Service:
                     digest=digest(token),
                 ),
             )
-            await self._append_event(event_id, None, [created], "chief", key, command_id)
+            return Decided((created,), apply_event(None, created, Stamp(1, now, "chief")))
+
+        # The same upload sent to another worker at the same moment, which logged it
+        # first under the same id: its event is the answer.
+        committed = await self._retrying(
+            lambda: self._commit(
+                self.event_streams, event_id, CHIEF, decide, logging=logging, new=True
+            ),
+            "this upload could not be stored: send it again with a new key",
+            reads_refused=False,
+        )
+        if committed.decided is None:
+            first = committed.stored[0]
+            return self.event(self.event_streams.id_of(first.stream)), await self._derived_token(
+                first
+            )
         if pending:
             self._warm_computations()
-        return self.event(event_id), token
+        return self.event(event_id), tokens[-1]
 
     def _warm_computations(self) -> None:
         """Start the watch's processes in the background (an event has games pending)."""
@@ -569,103 +749,69 @@ class Service:
         task.add_done_callback(self._background.discard)
 
     async def execute_event(
-        self, event_id: str, command: EventCommandBase, actor: str, *,
+        self, event_id: str, command: EventCommandBase, actor: Actor | str, *,
         key: Request | None = None,
     ) -> EventState:
         """A command on the main event: decided and applied on its state, then logged in
         one transaction, or refused (409) with nothing logged. A resent ``key`` is
         answered with the event as it stands, the command applied once."""
-        stream = event_stream(event_id)
-        command_id = key.command_id(actor) if key is not None else None
-        try:
-            for _ in range(CATCH_UP_ATTEMPTS):
-                try:
-                    return await self._execute_event(event_id, command, actor, key, command_id)
-                except ConcurrencyError:
-                    # Another worker sharing the log wrote to the event first.
-                    await self.catch_up(stream)
-        except StoreUnavailableError as exc:
-            raise self._unavailable_log(exc) from None
-        raise Conflict("the event changes too often to apply this now: send it again")
+        who = as_actor(actor)
 
-    async def _execute_event(
-        self, event_id: str, command: EventCommandBase, actor: str, key: Request | None,
-        command_id: str | None,
-    ) -> EventState:
-        stream = event_stream(event_id)
-        async with self._lock(stream):
-            state = self.event(event_id)
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:
-                    key.check(earlier[0])
-                    if earlier[-1].seq > state.seq:  # another worker's: fold it first
-                        raise ConcurrencyError(stream, state.seq, earlier[-1].seq)
-                    return state
-            now = self.time.now()
+        async def decide(state: EventState | None, now: datetime) -> Decided[EventState]:
+            assert state is not None
             ctx = Context(
                 now=now, server_ms=self.time.server_ms(), new_seed=self._seeds,
-                planned_start=lambda s, match, game: None,
-                role=actor.split(":", 1)[0],
+                planned_start=lambda s, match, game: None, role=who.role,
             )
             try:
-                try:
-                    events, after = apply_event_command(state, command, ctx, actor)
-                except (PlayoffError, ValidationError) as exc:
-                    raise refusal_of(exc) from None
-                if not events:
-                    raise Conflict("this command changes nothing")
-            except Conflict:
-                await self._at_head(stream, state.seq)  # refused only at the log's head
-                raise
-            stored = await self.store.append_many(
-                stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                recorded_at=now, expected_seq=state.seq, command_id=command_id,
-                fingerprint=key.fingerprint if key is not None else None,
-            )
-            self.log_trouble = None
-            if not _as_decided(stored, state.seq, events, actor, now):
-                raise ConcurrencyError(stream, state.seq, stored[-1].seq)  # another's
-            self._set_event(after)
-            return after
+                events, after = apply_event_command(state, command, ctx, who.logged())
+            except (PlayoffError, ValidationError) as exc:
+                raise refusal_of(exc) from None
+            if not events:
+                raise Conflict("this command changes nothing")
+            return Decided(tuple(events), after)
+
+        committed = await self._retrying(
+            lambda: self._commit(
+                self.event_streams, event_id, who, decide, logging=_logging(key, who)
+            ),
+            "the event changes too often to apply this now: send it again",
+        )
+        assert committed.state is not None
+        return committed.state
 
     async def issue_token(
-        self, event_id: str, role: Role, label: str, actor: str, *, key: Request | None = None
+        self, event_id: str, role: Role, label: str, actor: Actor | str, *,
+        key: Request | None = None,
     ) -> str:
         """A new arbiter token or display key (the same again for a resent ``key``)."""
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
-        stream = event_stream(event_id)
-        command_id = key.command_id(actor) if key is not None else None
-        for _ in range(CATCH_UP_ATTEMPTS):
-            try:
-                return await self._issue_token(event_id, role, label, actor, key, command_id)
-            except ConcurrencyError:
-                await self.catch_up(stream)  # another worker wrote to the event first
-        raise Conflict("the event changes too often to do this now: send it again")
+        who = as_actor(actor)
+        logging = _logging(key, who)
+        tokens: list[str] = []
 
-    async def _issue_token(
-        self, event_id: str, role: Role, label: str, actor: str, key: Request | None,
-        command_id: str | None,
-    ) -> str:
-        stream = event_stream(event_id)
-        async with self._lock(f"key:{stream}:{command_id}"):
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:
-                    key.check(earlier[0])
-                    if earlier[-1].seq > self.event(event_id).seq:
-                        await self.catch_up(stream)  # the token works here at once
-                    return await self._derived_token(earlier[0])
-            state = self.event(event_id)
-            token = new_token() if key is None else await self._derived(
-                stream, state.seq + 1, command_id
+        async def decide(state: EventState | None, now: datetime) -> Decided[EventState]:
+            assert state is not None
+            stream = event_stream(event_id)
+            token = new_token() if logging is None else await self._derived(
+                stream, state.seq + 1, logging.command_id
             )
+            tokens.append(token)
             issued = TokenIssued(
                 token_id=self._ids(), role=role, label=label, digest=digest(token)
             )
-            await self._append_event(event_id, state, [issued], actor, key, command_id)
-        return token
+            after = apply_event(state, issued, Stamp(state.seq + 1, now, who.logged()))
+            return Decided((issued,), after)
+
+        committed = await self._retrying(
+            lambda: self._commit(self.event_streams, event_id, who, decide, logging=logging),
+            "the event changes too often to do this now: send it again",
+            reads_refused=False,
+        )
+        if committed.decided is None:
+            return await self._derived_token(committed.stored[0])
+        return tokens[-1]
 
     async def _derived(self, stream: str, seq: int, command_id: str | None) -> str:
         """A token the same request can be answered with again: HMAC of the log's secret
@@ -684,41 +830,11 @@ class Service:
     async def _derived_token(self, logged: StoredEvent) -> str:
         return await self._derived(logged.stream, logged.seq, logged.command_id)
 
-    async def _append_event(
-        self,
-        event_id: str,
-        state: EventState | None,
-        events: Sequence[EventStreamEvent],
-        actor: str,
-        key: Request | None = None,
-        command_id: str | None = None,
-    ) -> None:
-        stream = event_stream(event_id)
-        async with self._lock(stream):
-            if state is not None:
-                state = self.event(event_id)
-            seq = state.seq if state is not None else 0
-            now = self.time.now()
-            for n, event in enumerate(events, start=seq + 1):
-                state = apply_event(state, event, Stamp(n, now, actor))
-            try:
-                stored = await self.store.append_many(
-                    stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                    recorded_at=now, expected_seq=seq, command_id=command_id,
-                    fingerprint=key.fingerprint if key is not None else None,
-                )
-            except StoreUnavailableError as exc:
-                raise self._unavailable_log(exc) from None
-            self.log_trouble = None
-            if not _as_decided(stored, seq, events, actor, now):
-                raise ConcurrencyError(stream, seq, stored[-1].seq)  # another worker's
-            assert state is not None
-            self._set_event(state)
-
     # ------------------------------------------------------------------ play-offs
 
     async def create_playoff(
-        self, event_id: str, options: PlayoffOptions, actor: str, *, key: Request | None = None
+        self, event_id: str, options: PlayoffOptions, actor: Actor | str, *,
+        key: Request | None = None,
     ) -> PlayoffState:
         """Build the play-off the event's regulation requires, seeded by its tiebreaks."""
         standings = self.standings(event_id)  # refused while a game is pending
@@ -738,7 +854,7 @@ class Service:
                 self._seeds, self.utc_offset, playoff_format(regulation, standings),
             )
 
-        return await self._create(event_id, build, actor, key)
+        return await self._create(event_id, build, as_actor(actor), key)
 
     async def create_extra_boards(
         self,
@@ -748,7 +864,7 @@ class Service:
         scheduled: int,
         competition: str | None,
         stage_boards: int | None,
-        actor: str,
+        actor: Actor | str,
         *,
         key: Request | None = None,
     ) -> PlayoffState:
@@ -766,13 +882,13 @@ class Service:
                 stage_boards, self.time.now(), self.utc_offset, existing,
             )
 
-        return await self._create(event_id, build, actor, key)
+        return await self._create(event_id, build, as_actor(actor), key)
 
     async def _create(
         self,
         event_id: str,
         build: Callable[[EventState], PlayoffEvent],
-        actor: str,
+        actor: Actor,
         key: Request | None = None,
     ) -> PlayoffState:
         """A play-off created and linked to its event in one transaction.
@@ -781,78 +897,44 @@ class Service:
         that the play-off can be planned (a date out of range, say, is refused here,
         never found at the next start).
         """
-        stream = event_stream(event_id)
-        try:
-            for _ in range(CATCH_UP_ATTEMPTS):
-                try:
-                    return await self._create_once(event_id, build, actor, key)
-                except (ConcurrencyError, CommandLoggedError):
-                    # Another worker wrote to the event first, or made this very
-                    # creation (sent to both): fold the log, and look again.
-                    await self.catch_up(stream)
-        except StoreUnavailableError as exc:
-            raise self._unavailable_log(exc) from None
-        raise Conflict("the event changes too often to do this now: send it again")
+        who = actor.logged()
 
-    async def _create_once(
-        self,
-        event_id: str,
-        build: Callable[[EventState], PlayoffEvent],
-        actor: str,
-        key: Request | None,
-    ) -> PlayoffState:
-        stream = event_stream(event_id)
-        command_id = key.command_id(actor) if key is not None else None
-        async with self._lock(stream):
-            event_state = self.event(event_id)
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:  # the same creation sent again: the same answer
-                    key.check(earlier[0])
-                    if earlier[-1].seq > event_state.seq:  # another worker's: fold it
-                        raise ConcurrencyError(stream, event_state.seq, earlier[-1].seq)
-                    playoff_id = str(earlier[0].data["playoff_id"])
-                    if playoff_id not in self._playoffs:
-                        await self.catch_up(playoff_stream(playoff_id))
-                    return self.playoff(playoff_id)
-            now = self.time.now()
+        async def decide(event_state: EventState | None, now: datetime) -> Decided[EventState]:
+            assert event_state is not None
             try:
                 created = build(event_state)
-                stamp = Stamp(1, now, actor)
+                stamp = Stamp(1, now, who)
                 state = apply_playoff(None, created, stamp)
                 schedule.plan(state, now)
             except (PlayoffError, ValueError, OverflowError) as exc:
-                await self._at_head(stream, event_state.seq)  # refused only at the head
                 raise Conflict(_reason(exc)) from None
-            except Conflict:
-                await self._at_head(stream, event_state.seq)
-                raise
             linked = PlayoffLinked(playoff_id=state.id)
-            linked_state = apply_event(
-                event_state, linked, Stamp(event_state.seq + 1, now, actor)
+            linked_state = apply_event(event_state, linked, Stamp(event_state.seq + 1, now, who))
+            return Decided(
+                (linked,), linked_state, created=Published(state, (Logged(created, stamp),))
             )
-            await self.store.append_atomic([
-                AppendRequest(
-                    playoff_stream(state.id), (NewEvent(created.type, created.log_data()),),
-                    actor, now, expected_seq=0,
-                ),
-                AppendRequest(
-                    stream, (NewEvent(linked.type, linked.log_data()),), actor, now,
-                    expected_seq=event_state.seq, command_id=command_id,
-                    fingerprint=key.fingerprint if key is not None else None,
-                ),
-            ])
-            self.log_trouble = None
-            self._playoffs[state.id] = state
-            self._set_event(linked_state)
-        await self.bus.publish(Published(state, (Logged(created, stamp),)))
-        return state
+
+        # Another worker may write to the event first, or make this very creation
+        # (sent to both): the log is folded, and looked at again.
+        committed = await self._retrying(
+            lambda: self._commit(
+                self.event_streams, event_id, actor, decide, logging=_logging(key, actor)
+            ),
+            "the event changes too often to do this now: send it again",
+        )
+        if committed.decided is None:  # the same creation sent again: the same answer
+            playoff_id = str(committed.stored[0].data["playoff_id"])
+            if playoff_id not in self._playoffs:
+                await self.catch_up(playoff_stream(playoff_id))
+            return self.playoff(playoff_id)
+        assert committed.decided.created is not None
+        return committed.decided.created.state
 
     async def execute(
         self,
         playoff_id: str,
         command: CommandBase,
-        actor: str,
+        actor: Actor | str,
         command_id: str | None = None,
         fingerprint: str | None = None,
     ) -> Outcome:
@@ -868,93 +950,53 @@ class Service:
         logged meanwhile is answered with that worker's events, folded here, never
         with this worker's own decision.
         """
-        stream = playoff_stream(playoff_id)
-        try:
-            for _ in range(CATCH_UP_ATTEMPTS):
-                try:
-                    return await self._execute(
-                        playoff_id, command, actor, command_id, fingerprint
-                    )
-                except ConcurrencyError:
-                    # Another worker sharing the log wrote to the play-off first: fold
-                    # what it wrote, and decide again on the play-off as it now stands.
-                    await self.catch_up(stream)
-            return await self._execute(playoff_id, command, actor, command_id, fingerprint)
-        except StoreUnavailableError as exc:
-            raise self._unavailable_log(exc) from None
+        who = as_actor(actor)
+        logging = (
+            Logging(command_id, fingerprint, COMMAND_REUSED) if command_id is not None else None
+        )
 
-    async def _execute(
-        self,
-        playoff_id: str,
-        command: CommandBase,
-        actor: str,
-        command_id: str | None,
-        fingerprint: str | None,
-    ) -> Outcome:
-        stream = playoff_stream(playoff_id)
-        async with self._lock(stream):
-            state = self.playoff(playoff_id)
-            if command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:
-                    if fingerprint is not None and earlier[0].command_fingerprint not in (
-                        None, fingerprint
-                    ):
-                        raise KeyReused(
-                            "this Idempotency-Key (or command id) was used for another "
-                            "request: send a new key for a new request"
-                        )
-                    if earlier[-1].seq > state.seq:
-                        # Logged by another worker, not yet folded here: fold it first,
-                        # so that the answer never runs ahead of this worker's state.
-                        raise ConcurrencyError(stream, state.seq, earlier[-1].seq)
-                    return Outcome(
-                        state, await self._as_logged(stream, earlier), tuple(earlier),
-                        resent=True,
-                    )
-            now = self.time.now()
+        async def decide(state: PlayoffState | None, now: datetime) -> Decided[PlayoffState]:
+            assert state is not None
             ctx = Context(
                 now=now,
                 server_ms=self.time.server_ms(),
                 new_seed=self._seeds,
                 planned_start=lambda s, match, game: schedule.planned_start(s, match, game, now),
-                role=actor.split(":", 1)[0],
+                role=who.role,
             )
             try:
-                try:
-                    applied = apply_command(state, command, ctx, actor)
-                except (PlayoffError, ValidationError) as exc:
-                    raise refusal_of(exc, state.names) from None
-                if not applied:
-                    raise Conflict("this command changes nothing")
-                trial = applied[-1].after
-                events = [a.event for a in applied]
-                if any(e.schedule_override for e in events):
-                    try:  # an override the schedule cannot follow is refused before it is logged
-                        schedule.plan(trial, now)
-                    except (PlayoffError, ValueError) as exc:
-                        raise Conflict(
-                            f"the schedule cannot follow this: {_reason(exc)}"
-                        ) from None
-            except Conflict:
-                await self._at_head(stream, state.seq)
-                raise
+                applied = apply_command(state, command, ctx, who.logged())
+            except (PlayoffError, ValidationError) as exc:
+                raise refusal_of(exc, state.names) from None
+            if not applied:
+                raise Conflict("this command changes nothing")
+            trial = applied[-1].after
+            events = tuple(a.event for a in applied)
+            if any(e.schedule_override for e in events):
+                try:  # an override the schedule cannot follow is refused before it is logged
+                    schedule.plan(trial, now)
+                except (PlayoffError, ValueError) as exc:
+                    raise Conflict(f"the schedule cannot follow this: {_reason(exc)}") from None
             # What travels beside each event comes from the state just after it.
-            logged = [Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied]
-            stored = await self.store.append_many(
-                stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                recorded_at=now, expected_seq=state.seq, command_id=command_id,
-                fingerprint=fingerprint,
+            logged = tuple(
+                Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied
             )
-            self.log_trouble = None
-            if not _as_decided(stored, state.seq, events, actor, now):
-                # Its id was logged meanwhile by another worker, with that worker's
-                # decision: the log's events are the answer, folded from the log.
-                raise ConcurrencyError(stream, state.seq, stored[-1].seq)
-            self._playoffs[playoff_id] = trial
-            self._remember(stream, logged)
-        await self.bus.publish(Published(trial, tuple(logged)))
-        return Outcome(trial, tuple(logged), tuple(stored))
+            return Decided(events, trial, logged)
+
+        # Another worker sharing the log may write to the play-off first: what it wrote
+        # is folded, and the command decided again on the play-off as it now stands.
+        committed = await self._retrying(
+            lambda: self._commit(self.playoff_streams, playoff_id, who, decide, logging=logging),
+            None,
+        )
+        if committed.decided is None:
+            assert committed.state is not None
+            return Outcome(
+                committed.state,
+                await self._as_logged(playoff_stream(playoff_id), committed.stored),
+                committed.stored, resent=True,
+            )
+        return Outcome(committed.decided.after, committed.decided.entries, committed.stored)
 
     async def _at_head(self, stream: str, seq: int) -> None:
         """Raise :class:`ConcurrencyError` if the log holds events of ``stream`` past

@@ -47,8 +47,8 @@ class StreamKind(Generic[S, E]):
     state_type: type[S]
     parse: Callable[[str, Mapping[str, Any]], E]
     apply: Callable[[S | None, E, Stamp], S]
-    missing: str
-    """Why a stream with no events has no state, in words."""
+    what: str
+    """What one stream is, in words ("play-off", "event")."""
     entry: Callable[[E, Stamp, S], Logged] | None = None
     """The event as published, with what travels beside it (from the state just after
     it); None for a kind whose events are not published."""
@@ -73,7 +73,7 @@ class StreamKind(Generic[S, E]):
             event, stamp = self.typed(e)
             state = self.apply(state, event, stamp)
         if state is None:
-            raise PlayoffError(self.missing)
+            raise PlayoffError(f"no such {self.what}")
         return state
 
     def fold_logged(
@@ -88,7 +88,7 @@ class StreamKind(Generic[S, E]):
             if self.entry is not None:
                 entries.append(self.entry(event, stamp, state))
         if state is None:
-            raise PlayoffError(self.missing)
+            raise PlayoffError(f"no such {self.what}")
         return state, tuple(entries)
 
 
@@ -99,7 +99,7 @@ def _playoff_entry(event: PlayoffEvent, stamp: Stamp, state: PlayoffState) -> Lo
 def playoff_streams() -> StreamKind[PlayoffState, PlayoffEvent]:
     """The play-offs' streams, with an empty cache."""
     return StreamKind(
-        "playoff-", PlayoffState, parse_playoff_event, apply_playoff, "no such play-off",
+        "playoff-", PlayoffState, parse_playoff_event, apply_playoff, "play-off",
         _playoff_entry,
     )
 
@@ -107,5 +107,5 @@ def playoff_streams() -> StreamKind[PlayoffState, PlayoffEvent]:
 def event_streams() -> StreamKind[EventState, EventStreamEvent]:
     """The main events' streams, with an empty cache."""
     return StreamKind(
-        "event-", EventState, parse_event_stream_event, apply_event, "no such event"
+        "event-", EventState, parse_event_stream_event, apply_event, "event"
     )

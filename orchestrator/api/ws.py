@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
 from orchestrator.access import not_for_a_hall_screen
-from orchestrator.auth import ACTION_WORDS, Action, not_permitted
+from orchestrator.auth import ACTION_WORDS, Action, Actor, not_permitted
 from orchestrator.commands import parse_command
 from orchestrator.errors import Forbidden, LogUnavailable, ServiceError
 from orchestrator.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
@@ -434,7 +434,7 @@ async def _command(
         return
     try:
         outcome = await service.execute(
-            playoff_id, command, actor=f"{connection.role.value}:{connection.token_id}",
+            playoff_id, command, actor=Actor(connection.role.value, connection.token_id),
             command_id=f"ws:{connection.token_id}:{command_id}",
             fingerprint=Request.of(command_id, "WS", "cmd", body).fingerprint,
         )
