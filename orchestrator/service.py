@@ -47,6 +47,7 @@ from orchestrator.errors import (
     LogFull,
     LogUnavailable,
     NotFound,
+    ServiceError,
     Unavailable,
 )
 from orchestrator.events import (
@@ -1192,7 +1193,6 @@ def _reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:
         return validation_words(exc, tagged=True)
     if isinstance(exc, PlayoffError):
         return exc.words(names or {})
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str):
-        return reason
+    if isinstance(exc, ServiceError):
+        return exc.reason
     return str(exc.args[0]) if exc.args else str(exc)
