@@ -15,14 +15,12 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -43,8 +41,6 @@ from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_
 from orchestrator.errors import (
     Conflict,
     Forbidden,
-    KeyReused,
-    LogFull,
     LogUnavailable,
     NotFound,
     ServiceError,
@@ -52,7 +48,6 @@ from orchestrator.errors import (
 )
 from orchestrator.events import (
     EventCreated,
-    EventStreamEvent,
     PendingGameData,
     PlayoffEvent,
     PlayoffLinked,
@@ -74,13 +69,26 @@ from orchestrator.store import (
     Snapshot,
     StoredEvent,
     StoreError,
-    StoreFullError,
     StoreUnavailableError,
 )
 from orchestrator.streams import StreamKind, event_streams, playoff_streams, stamp_of
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from orchestrator.words import validation_words
+from orchestrator.writing import (
+    CHIEF,
+    COMMAND_REUSED,
+    KEY_REUSED,
+    Committed,
+    Decided,
+    Logging,
+    Outcome,
+    Request,
+    as_actor,
+    as_decided,
+    log_unreachable,
+    logging_of,
+)
 from playoff_formats.errors import PlayoffError
 from playoff_formats.foresight import (
     DRAW_RATES,
@@ -107,125 +115,6 @@ log = logging.getLogger(__name__)
 
 def new_id() -> str:
     return secrets.token_hex(4)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a command did: the play-off as it now stands and the events it logged
-    (the events first logged under its id, when it was a resend)."""
-
-    state: PlayoffState
-    events: tuple[Logged, ...]
-    stored: tuple[StoredEvent, ...]
-    resent: bool = False
-
-    def to_json(self) -> dict[str, object]:
-        """The answer to a REST command: the seq now, and each event as logged, with
-        what travels beside it (the clock after it...)."""
-        return {
-            "seq": self.state.seq,
-            "events": [
-                {**stored.to_json(), **logged.extras}
-                for stored, logged in zip(self.stored, self.events, strict=True)
-            ],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """An ``Idempotency-Key`` and a fingerprint of the request it came with (method,
-    path and body, as a hash): the same key is answered as before only for the same
-    request."""
-
-    key: str
-    fingerprint: str
-
-    @classmethod
-    def of(cls, key: str, method: str, path: str, body: object) -> Request:
-        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-        text = f"{method.upper()} {path}\n{canonical}"
-        return cls(key=key, fingerprint=hashlib.sha256(text.encode()).hexdigest())
-
-    def command_id(self, scope: str) -> str:
-        """The command id the key is logged under, scoped (to a token, or "upload")."""
-        return f"key:{scope}:{hashlib.sha256(self.key.encode()).hexdigest()[:32]}"
-
-    def check(self, first: StoredEvent) -> None:
-        """422 if the key was first used with another request."""
-        Logging(self.key, self.fingerprint, KEY_REUSED).check(first)
-
-
-KEY_REUSED = (
-    "this Idempotency-Key was used for another request: send a new key for a new request"
-)
-COMMAND_REUSED = (
-    "this Idempotency-Key (or command id) was used for another request: send a new key "
-    "for a new request"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Logging:
-    """The id a command is logged under, the fingerprint of the request it came with,
-    and what to say when the id comes back with another request."""
-
-    command_id: str
-    fingerprint: str | None
-    reused: str
-    anywhere: bool = False
-    """Looked for in every stream (an upload's, before its event's id is known)."""
-
-    async def find(self, store: AsyncEventLog, stream: str) -> list[StoredEvent] | None:
-        """The events first logged under the id, if any."""
-        if self.anywhere:
-            return await store.find_command_anywhere(self.command_id)
-        return await store.find_command(stream, self.command_id)
-
-    def check(self, first: StoredEvent) -> None:
-        """422 if the id was first logged with another request."""
-        if self.fingerprint is not None and first.command_fingerprint not in (
-            None, self.fingerprint
-        ):
-            raise KeyReused(self.reused)
-
-
-def _logging(key: Request | None, actor: Actor) -> Logging | None:
-    """A key's logging, scoped to the token that sent it."""
-    if key is None:
-        return None
-    return Logging(key.command_id(actor.logged()), key.fingerprint, KEY_REUSED)
-
-
-def as_actor(actor: Actor | str) -> Actor:
-    """An actor, from its logged text if given as that."""
-    return actor if isinstance(actor, Actor) else Actor.parse(actor)
-
-
-CHIEF = Actor(Role.CHIEF.value)
-"""Who uploads an event (its chief arbiter, before any token is issued)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Decided(Generic[S]):
-    """What a command decided on one stream: its new events and the state after them."""
-
-    events: Sequence[PlayoffEvent | EventStreamEvent]
-    after: S
-    entries: tuple[Logged, ...] = ()
-    """The events as published, with what travels beside them (a play-off's)."""
-    created: Published | None = None
-    """A play-off created by the command, its first event logged in the same
-    transaction (on its own stream)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Committed(Generic[S]):
-    """A command as the log has it: the state of its stream here and its events as
-    stored; ``decided`` None if it was logged before (a resend)."""
-
-    state: S | None
-    stored: tuple[StoredEvent, ...]
-    decided: Decided[S] | None
 
 
 def typed(stored: StoredEvent) -> Logged:
@@ -646,7 +535,7 @@ class Service:
             except StoreUnavailableError as exc:
                 raise self._unavailable_log(exc) from None
             self.log_trouble = None
-            if not _as_decided(stored, seq, decided.events, who, now):
+            if not as_decided(stored, seq, decided.events, who, now):
                 # Its id was logged meanwhile by another worker, with that worker's
                 # decision: the log's events are the answer, folded from the log.
                 raise ConcurrencyError(stream, seq, stored[-1].seq)
@@ -774,7 +663,7 @@ class Service:
 
         committed = await self._retrying(
             lambda: self._commit(
-                self.event_streams, event_id, who, decide, logging=_logging(key, who)
+                self.event_streams, event_id, who, decide, logging=logging_of(key, who)
             ),
             "the event changes too often to apply this now: send it again",
         )
@@ -789,7 +678,7 @@ class Service:
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
         who = as_actor(actor)
-        logging = _logging(key, who)
+        logging = logging_of(key, who)
         tokens: list[str] = []
 
         async def decide(state: EventState | None, now: datetime) -> Decided[EventState]:
@@ -919,7 +808,7 @@ class Service:
         # (sent to both): the log is folded, and looked at again.
         committed = await self._retrying(
             lambda: self._commit(
-                self.event_streams, event_id, actor, decide, logging=_logging(key, actor)
+                self.event_streams, event_id, actor, decide, logging=logging_of(key, actor)
             ),
             "the event changes too often to do this now: send it again",
         )
@@ -1103,40 +992,6 @@ nothing it did not find)."""
 
 RECENT_EVENTS = 256
 """Events of each play-off kept with what travels beside them, for resent commands."""
-
-
-def _as_decided(
-    stored: Sequence[StoredEvent], seq: int, events: Sequence[PlayoffEvent | EventStreamEvent],
-    actor: str, now: datetime,
-) -> bool:
-    """Whether the log holds, past ``seq``, exactly the events this worker decided
-    (types, data and stamps): then its trial state is their fold. Otherwise the
-    command id was logged first by another worker, with a decision of its own (an
-    instant a millisecond apart is another decision)."""
-    return len(stored) == len(events) and all(
-        s.seq == seq + n
-        and s.type == e.type
-        and s.data == e.log_data()
-        and s.actor == actor
-        and s.recorded_at == now
-        for n, (s, e) in enumerate(zip(stored, events, strict=True), start=1)
-    )
-
-
-def log_unreachable(exc: StoreUnavailableError) -> LogUnavailable:
-    """Why a write could not be logged now, and what to do, in words an arbiter can
-    act on: a full disk (507) or a log out of reach (503)."""
-    if isinstance(exc, StoreFullError):
-        return LogFull(
-            "the server's disk is full: nothing was recorded. Tell the service's "
-            "administrator to free space on it, then send the command again (with the "
-            "same id or Idempotency-Key: it is logged once)"
-        )
-    return LogUnavailable(
-        "the log cannot be reached at the moment (its database is restarting or out of "
-        "reach): nothing was recorded. Send the command again in a few seconds, with the "
-        "same id or Idempotency-Key, and it is logged once"
-    )
 
 
 CATCH_UP_ATTEMPTS = 10
