@@ -612,7 +612,7 @@ class Service:
                     digest=digest(token),
                 ),
             )
-            return Decided((created,), apply_event(None, created, Stamp(1, now, "chief")))
+            return Decided((created,), apply_event(None, created, Stamp(1, now, CHIEF.logged())))
 
         # The same upload sent to another worker at the same moment, which logged it
         # first under the same id: its event is the answer.
