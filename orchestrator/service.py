@@ -351,13 +351,18 @@ class Service:
                 "the play-off watch is for individual events: a team event has no pending "
                 "games"
             )
+        if time_control not in DRAW_RATES:
+            raise Conflict(
+                f"no draw rate is known for {time_control} games: "
+                + ", ".join(DRAW_RATES)
+            )
         try:
             by_hand = chances_by_hand(chances)
             model = OutcomeModel(
                 draw_rate=DRAW_RATES[time_control] if draw_rate is None else draw_rate,
                 by_hand=by_hand,
             )
-        except (KeyError, ValueError) as exc:
+        except PlayoffError as exc:
             raise Conflict(_reason(exc)) from None
         ids = {p.id for p in event.players}
         for white, black in by_hand:
@@ -380,7 +385,7 @@ class Service:
                 found = await self.computations.run(
                     who, foresee, event, state.pending, regulation, model
                 )
-            except (PlayoffError, ValueError) as exc:
+            except PlayoffError as exc:
                 raise Conflict(_reason(exc)) from None
             if len(self._foresights) > 64:
                 self._foresights.clear()
