@@ -86,10 +86,6 @@ class Request:
         """The command id the key is logged under, scoped (to a token, or "upload")."""
         return f"key:{scope}:{hashlib.sha256(self.key.encode()).hexdigest()[:32]}"
 
-    def check(self, first: StoredEvent) -> None:
-        """422 if the key was first used with another request."""
-        Logging(self.key, self.fingerprint, KEY_REUSED).check(first)
-
 
 KEY_REUSED = (
     "this Idempotency-Key was used for another request: send a new key for a new request"
