@@ -248,8 +248,7 @@ def create_app(
 
     @app.exception_handler(PlayoffError)
     async def playoff_error(request: Request, exc: PlayoffError) -> JSONResponse:
-        reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
-        return JSONResponse(status_code=409, content={"detail": reason})
+        return JSONResponse(status_code=409, content={"detail": exc.reason})
 
     app.add_middleware(
         BodyLimit, upload=settings.max_upload_bytes, other=settings.max_body_bytes

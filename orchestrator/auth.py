@@ -72,6 +72,33 @@ def not_permitted(role: Role, what: str) -> str:
     return f"only the chief arbiter may {what}"
 
 
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who sent a command: the role it came with and the id of its token (none for the
+    service's own: the clocks' "server", the "scheduler").
+
+    The log keeps it as text, ``role:token_id`` (or the role alone): :meth:`logged`
+    writes that text and :meth:`parse` reads it back, so the stored form never
+    changes.
+    """
+
+    role: str
+    token_id: str | None = None
+
+    @classmethod
+    def of(cls, record: TokenRecord) -> Actor:
+        return cls(record.role.value, record.token_id)
+
+    @classmethod
+    def parse(cls, text: str) -> Actor:
+        role, colon, token_id = text.partition(":")
+        return cls(role, token_id if colon else None)
+
+    def logged(self) -> str:
+        """The actor as the log writes it."""
+        return self.role if self.token_id is None else f"{self.role}:{self.token_id}"
+
+
 @dataclass(frozen=True)
 class TokenRecord:
     """A token as stored: its id, role, label and hash; never the token itself."""

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from orchestrator.auth import Actor
 from orchestrator.bus import Published
 from orchestrator.commands import FallFlag
 from orchestrator.errors import Conflict
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from orchestrator.service import Service
 
 log = logging.getLogger(__name__)
+
+SERVER = Actor("server")
+"""The service's own flag falls, logged as the server's."""
 
 SPIN_S = 0.002
 """How long before its instant a flag's timer wakes. The loop's timers count whole
@@ -139,7 +143,7 @@ class FlagTimers:
         try:
             await self.service.execute(
                 playoff_id, FallFlag(match=key[0], game=key[1], flag_at_ms=flag_at),
-                actor="server", command_id=f"flag:{playoff_id}:{key[0]}:{key[1]}:{flag_at}",
+                actor=SERVER, command_id=f"flag:{playoff_id}:{key[0]}:{key[1]}:{flag_at}",
             )
         except Conflict as exc:  # the arbiter was quicker (a result, a pause): say so
             log.info("flag of %s %s not logged: %s", playoff_id, key, exc.reason)

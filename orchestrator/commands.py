@@ -175,9 +175,6 @@ Reason = Annotated[
 class NotPermitted(PlayoffError):
     """A command from a role that may not send it (403: nothing changed)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class _Permitted:

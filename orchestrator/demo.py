@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from orchestrator.auth import Role
+from orchestrator.auth import Actor, Role
 from orchestrator.commands import DrawLots, StartGame
 from orchestrator.creation import PlayoffOptions
 from orchestrator.files import demo_event
@@ -93,13 +93,15 @@ async def prepare_demo(db_path: Path, time: TimeSource, *, fresh: bool = False) 
     db_path.parent.mkdir(parents=True, exist_ok=True)
     async with AsyncEventStore(SqliteEventStore(db_path)) as store:
         service = Service(store, time)
+        # The chief arbiter uploads, then acts with the chief's token ("chief").
+        uploader, chief_arbiter = Actor(Role.CHIEF.value), Actor(Role.CHIEF.value, "chief")
         event, chief = await service.create_event(demo_event_at(time.now()))
-        arbiter = await service.issue_token(event.id, Role.ARBITER, "demo arbiter", "chief")
-        display = await service.issue_token(event.id, Role.DISPLAY, "hall display", "chief")
+        arbiter = await service.issue_token(event.id, Role.ARBITER, "demo arbiter", uploader)
+        display = await service.issue_token(event.id, Role.DISPLAY, "hall display", uploader)
         playoff = await service.create_playoff(
-            event.id, PlayoffOptions(prizes=DEMO_PRIZES, points=DEMO_POINTS), "chief:chief"
+            event.id, PlayoffOptions(prizes=DEMO_PRIZES, points=DEMO_POINTS), chief_arbiter
         )
         # Match 1 under way, so that both screens show a live clock.
-        await service.execute(playoff.id, DrawLots(match=1), "chief:chief")
-        await service.execute(playoff.id, StartGame(match=1, game=1), "chief:chief")
+        await service.execute(playoff.id, DrawLots(match=1), chief_arbiter)
+        await service.execute(playoff.id, StartGame(match=1, game=1), chief_arbiter)
     return Demo(event.id, playoff.id, chief, arbiter, display)

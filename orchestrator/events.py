@@ -56,7 +56,7 @@ from playoff_formats.schedule.words import instant
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
-    "ArbiterChangeEvent",
+    "ARBITER_CHANGE_EVENTS",
     "ArmageddonColoursChosen",
     "BoardScoreCorrected",
     "BoardScored",
@@ -340,7 +340,8 @@ class PlayoffEventBase(_Event):
     """An arbiter's change to the schedule: refused when the plan cannot follow it."""
 
     arbiter_change: ClassVar[bool] = False
-    """A change made by hand, listed with its reason for everyone to see."""
+    """A change made by hand, listed with its reason for everyone to see (each such
+    event, or those :attr:`listed` says are)."""
 
     @property
     def listed(self) -> bool:
@@ -351,10 +352,15 @@ class PlayoffEventBase(_Event):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         raise NotImplementedError
 
+    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+        """The event in words, the players by their names (every change an arbiter makes
+        by hand says this)."""
+        raise NotImplementedError
+
     def _next(self, state: PlayoffState, stamp: Stamp, **changes: Any) -> PlayoffState:
         """One copy of the state per event: only what the event changes."""
         if self.listed:
-            assert isinstance(self, _ArbiterChangeEvents)
+            assert isinstance(self, ARBITER_CHANGE_EVENTS)
             entry = ArbiterChange(stamp.seq, stamp.recorded_at, stamp.actor, self)
             changes["changes"] = (*state.changes, entry)
         return replace(state, seq=stamp.seq, updated_at=stamp.recorded_at, **changes)
@@ -569,6 +575,7 @@ class GameStarted(GameEvent):
     """
 
     type: Literal["game-started"] = "game-started"
+    arbiter_change: ClassVar[bool] = True
     at_ms: int | None = None
     override: str | None = None
     overridden: tuple[str, ...] = ()
@@ -1107,23 +1114,6 @@ class BoardScoreCorrected(PlayoffEventBase):
         return f"{text}; voided: {voided}" if voided else text
 
 
-_ArbiterChangeEvents = (
-    ClockAdjusted, ResultCorrected, StartMoved, TimeControlShortened, TimeControlRestored,
-    DeadlineSet, GameStarted, BoardScoreCorrected,
-)
-ArbiterChangeEvent = (
-    ClockAdjusted
-    | ResultCorrected
-    | StartMoved
-    | Postponed
-    | TimeControlShortened
-    | TimeControlRestored
-    | DeadlineSet
-    | GameStarted
-    | BoardScoreCorrected
-)
-"""The events an arbiter makes by hand with a reason (:attr:`arbiter_change`)."""
-
 PlayoffEvent = Annotated[
     PlayoffCreated
     | ExtraBoardsCreated
@@ -1170,6 +1160,12 @@ _FIELDS: dict[str, frozenset[str]] = {
     for cls in get_args(get_args(PlayoffEvent)[0])
 }
 """The fields of each play-off event type (every type of :data:`PlayoffEvent`)."""
+
+ARBITER_CHANGE_EVENTS: tuple[type[PlayoffEventBase], ...] = tuple(
+    cls for cls in get_args(get_args(PlayoffEvent)[0]) if cls.arbiter_change
+)
+"""The events an arbiter makes by hand with a reason: those whose class says so
+(:attr:`~PlayoffEventBase.arbiter_change`)."""
 
 
 def apply_playoff(

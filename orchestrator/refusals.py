@@ -31,9 +31,6 @@ class KnownRefusal(PlayoffError):
 
     kind: ClassVar[RefusalKind]
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class AlreadyPressed(KnownRefusal):

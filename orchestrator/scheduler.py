@@ -30,6 +30,7 @@ from apscheduler.events import EVENT_JOB_SUBMITTED, JobSubmissionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
+from orchestrator.auth import Actor
 from orchestrator.bus import Published
 from orchestrator.commands import FireTransition
 from orchestrator.errors import Conflict
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger(__name__)
+
+SCHEDULER = Actor("scheduler")
+"""The scheduler's own transitions, logged as its."""
 
 
 @dataclass(frozen=True)
@@ -218,5 +222,5 @@ class PlayoffScheduler:
                     job=transition.job, kind=transition.kind, at=transition.at,
                     match=transition.match, game=transition.game,
                 ),
-                actor="scheduler", command_id=transition.job,
+                actor=SCHEDULER, command_id=transition.job,
             )

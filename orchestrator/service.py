@@ -15,20 +15,18 @@ import asyncio
 import base64
 import hashlib
 import hmac
-import json
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from orchestrator import schedule, snapshots
 from orchestrator.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
-from orchestrator.auth import Action, Role, TokenRecord, digest, new_token
+from orchestrator.auth import Action, Actor, Role, TokenRecord, digest, new_token
 from orchestrator.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.commands import (
     CommandBase,
@@ -43,15 +41,13 @@ from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_
 from orchestrator.errors import (
     Conflict,
     Forbidden,
-    KeyReused,
-    LogFull,
     LogUnavailable,
     NotFound,
+    ServiceError,
     Unavailable,
 )
 from orchestrator.events import (
     EventCreated,
-    EventStreamEvent,
     PendingGameData,
     PlayoffEvent,
     PlayoffLinked,
@@ -60,7 +56,6 @@ from orchestrator.events import (
     TokenIssued,
     apply_event,
     apply_playoff,
-    parse_event_stream_event,
     parse_playoff_event,
 )
 from orchestrator.refusals import KnownRefusal
@@ -74,12 +69,26 @@ from orchestrator.store import (
     Snapshot,
     StoredEvent,
     StoreError,
-    StoreFullError,
     StoreUnavailableError,
 )
+from orchestrator.streams import StreamKind, event_streams, playoff_streams, stamp_of
 from orchestrator.timesource import TimeSource
 from orchestrator.views import event_extras
 from orchestrator.words import validation_words
+from orchestrator.writing import (
+    CHIEF,
+    COMMAND_REUSED,
+    KEY_REUSED,
+    Committed,
+    Decided,
+    Logging,
+    Outcome,
+    Request,
+    as_actor,
+    as_decided,
+    log_unreachable,
+    logging_of,
+)
 from playoff_formats.errors import PlayoffError
 from playoff_formats.foresight import (
     DRAW_RATES,
@@ -95,6 +104,9 @@ from playoff_formats.schedule import Plan
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import short_name
 
+S = TypeVar("S", PlayoffState, EventState)
+R = TypeVar("R")
+
 __all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id", "not_final"]
 
 
@@ -103,60 +115,6 @@ log = logging.getLogger(__name__)
 
 def new_id() -> str:
     return secrets.token_hex(4)
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a command did: the play-off as it now stands and the events it logged
-    (the events first logged under its id, when it was a resend)."""
-
-    state: PlayoffState
-    events: tuple[Logged, ...]
-    stored: tuple[StoredEvent, ...]
-    resent: bool = False
-
-    def to_json(self) -> dict[str, object]:
-        """The answer to a REST command: the seq now, and each event as logged, with
-        what travels beside it (the clock after it...)."""
-        return {
-            "seq": self.state.seq,
-            "events": [
-                {**stored.to_json(), **logged.extras}
-                for stored, logged in zip(self.stored, self.events, strict=True)
-            ],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """An ``Idempotency-Key`` and a fingerprint of the request it came with (method,
-    path and body, as a hash): the same key is answered as before only for the same
-    request."""
-
-    key: str
-    fingerprint: str
-
-    @classmethod
-    def of(cls, key: str, method: str, path: str, body: object) -> Request:
-        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-        text = f"{method.upper()} {path}\n{canonical}"
-        return cls(key=key, fingerprint=hashlib.sha256(text.encode()).hexdigest())
-
-    def command_id(self, scope: str) -> str:
-        """The command id the key is logged under, scoped (to a token, or "upload")."""
-        return f"key:{scope}:{hashlib.sha256(self.key.encode()).hexdigest()[:32]}"
-
-    def check(self, first: StoredEvent) -> None:
-        """422 if the key was first used with another request."""
-        if first.command_fingerprint not in (None, self.fingerprint):
-            raise KeyReused(
-                "this Idempotency-Key was used for another request: send a new key for a "
-                "new request"
-            )
-
-
-def stamp_of(stored: StoredEvent) -> Stamp:
-    return Stamp(stored.seq, stored.recorded_at, stored.actor)
 
 
 def typed(stored: StoredEvent) -> Logged:
@@ -186,8 +144,10 @@ class Service:
         self._seeds = seeds
         self.utc_offset = utc_offset
         """The hall's offset from UTC, given to the play-offs created here."""
-        self._events: dict[str, EventState] = {}
-        self._playoffs: dict[str, PlayoffState] = {}
+        self.event_streams = event_streams()
+        self.playoff_streams = playoff_streams()
+        self._events = self.event_streams.states
+        self._playoffs = self.playoff_streams.states
         self._standings: dict[str, tuple[Event, Standings]] = {}
         # By event, draw rate, time control and the chances set by hand.
         self._foresights: dict[
@@ -226,20 +186,18 @@ class Service:
         except StoreError as exc:  # a cache: dropped, and the log folded instead
             log.warning("snapshots not used (%s): folding the whole log", exc)
             kept = {}
-        for stream in await self.store.streams("event-"):
+        for stream in await self.store.streams(self.event_streams.prefix):
             try:
-                event_state = await self._fold(stream, kept.get(stream), EventState)
+                event_state = await self._fold(stream, kept.get(stream), self.event_streams)
             except Exception as exc:
                 self._quarantine(stream, exc)
                 continue
-            assert isinstance(event_state, EventState)
             self._set_event(event_state)
             if event_state.pending:
                 self._warm_computations()
-        for stream in await self.store.streams("playoff-"):
+        for stream in await self.store.streams(self.playoff_streams.prefix):
             try:
-                playoff = await self._fold(stream, kept.get(stream), PlayoffState)
-                assert isinstance(playoff, PlayoffState)
+                playoff = await self._fold(stream, kept.get(stream), self.playoff_streams)
                 if not self._snapshot_seq.get(stream):
                     # Folded from the first event: a play-off an older version let in
                     # may crash the planner. One from a snapshot was planned before.
@@ -250,18 +208,13 @@ class Service:
                 continue
             self._playoffs[playoff.id] = playoff
 
-    async def _fold(
-        self,
-        stream: str,
-        snapshot: Snapshot | None,
-        kind: type[PlayoffState] | type[EventState],
-    ) -> PlayoffState | EventState:
+    async def _fold(self, stream: str, snapshot: Snapshot | None, kind: StreamKind[S, Any]) -> S:
         """A stream's state: its snapshot, if this code made it, and the events after;
         else (or if that fails) every event from the first."""
-        start: PlayoffState | EventState | None = None
+        start: S | None = None
         if snapshot is not None and snapshot.version == snapshots.VERSION:
             try:
-                start = snapshots.load(snapshot.data, kind)
+                start = snapshots.load(snapshot.data, kind.state_type)
                 if start.seq != snapshot.seq:
                     raise ValueError(f"it says seq {snapshot.seq}, its state {start.seq}")
             except Exception as exc:
@@ -269,36 +222,14 @@ class Service:
                 start = None
         if start is not None:
             try:
-                state = self._fold_onto(start, await self.store.read(stream, after=start.seq))
+                state = kind.fold(start, await self.store.read(stream, after=start.seq))
                 self._snapshot_seq[stream] = start.seq
                 return state
             except Exception as exc:
                 log.warning("%s: the events after the snapshot do not fold onto it (%s); "
                             "folding the whole log", stream, exc)
         self._snapshot_seq[stream] = 0
-        return self._fold_onto(None, await self.store.read(stream), kind)
-
-    @staticmethod
-    def _fold_onto(
-        start: PlayoffState | EventState | None,
-        stored: Sequence[StoredEvent],
-        kind: type[PlayoffState] | type[EventState] | None = None,
-    ) -> PlayoffState | EventState:
-        if isinstance(start, EventState) or (start is None and kind is EventState):
-            event_state = start if isinstance(start, EventState) else None
-            for e in stored:
-                event_state = apply_event(
-                    event_state, parse_event_stream_event(e.type, e.data), stamp_of(e)
-                )
-            if event_state is None:
-                raise PlayoffError("no such event")
-            return event_state
-        playoff = start if isinstance(start, PlayoffState) else None
-        for e in stored:
-            playoff = apply_playoff(playoff, parse_playoff_event(e.type, e.data), stamp_of(e))
-        if playoff is None:
-            raise PlayoffError("no such play-off")
-        return playoff
+        return kind.fold(None, await self.store.read(stream))
 
     async def save_snapshots(self, min_new_events: int = 1) -> int:
         """Keep a snapshot of every state with at least ``min_new_events`` events past
@@ -326,6 +257,16 @@ class Service:
             self._snapshot_seq[snapshot.stream] = snapshot.seq
         return len(made)
 
+    def _settle(self, kind: StreamKind[S, Any], state: S, entries: Sequence[Logged]) -> None:
+        """``state`` is now the state of its stream here; ``entries`` its new events
+        as published, kept to answer a resent command."""
+        if isinstance(state, EventState):
+            self._set_event(state)
+        else:
+            kind.states[state.id] = state
+        if entries:
+            self._remember(kind.stream(state.id), entries)
+
     def _set_event(self, state: EventState) -> None:
         self._events[state.id] = state
         for record in state.tokens:
@@ -342,18 +283,19 @@ class Service:
     # ------------------------------------------------------------------ reading
 
     def event(self, event_id: str) -> EventState:
-        try:
-            return self._events[event_id]
-        except KeyError:
-            self._unavailable(event_stream(event_id))
-            raise NotFound(f"no event {event_id!r}") from None
+        return self._current(self.event_streams, event_id)
 
     def playoff(self, playoff_id: str) -> PlayoffState:
+        return self._current(self.playoff_streams, playoff_id)
+
+    def _current(self, kind: StreamKind[S, Any], id_: str) -> S:
+        """A stream's state as folded here: 404 if the log has no such stream, 503 if
+        it was left aside at start-up."""
         try:
-            return self._playoffs[playoff_id]
+            return kind.states[id_]
         except KeyError:
-            self._unavailable(playoff_stream(playoff_id))
-            raise NotFound(f"no play-off {playoff_id!r}") from None
+            self._unavailable(kind.stream(id_))
+            raise NotFound(f"no {kind.what} {id_!r}") from None
 
     def _unavailable(self, stream: str) -> None:
         reason = self.quarantined.get(stream)
@@ -409,13 +351,18 @@ class Service:
                 "the play-off watch is for individual events: a team event has no pending "
                 "games"
             )
+        if time_control not in DRAW_RATES:
+            raise Conflict(
+                f"no draw rate is known for {time_control} games: "
+                + ", ".join(DRAW_RATES)
+            )
         try:
             by_hand = chances_by_hand(chances)
             model = OutcomeModel(
                 draw_rate=DRAW_RATES[time_control] if draw_rate is None else draw_rate,
                 by_hand=by_hand,
             )
-        except (KeyError, ValueError) as exc:
+        except PlayoffError as exc:
             raise Conflict(_reason(exc)) from None
         ids = {p.id for p in event.players}
         for white, black in by_hand:
@@ -438,7 +385,7 @@ class Service:
                 found = await self.computations.run(
                     who, foresee, event, state.pending, regulation, model
                 )
-            except (PlayoffError, ValueError) as exc:
+            except PlayoffError as exc:
                 raise Conflict(_reason(exc)) from None
             if len(self._foresights) > 64:
                 self._foresights.clear()
@@ -522,6 +469,114 @@ class Service:
                 ))
         return KeyScope(event.event.name, event_id, tuple(known))
 
+    # ------------------------------------------------------------------ writing
+
+    async def _commit(
+        self,
+        kind: StreamKind[S, Any],
+        id_: str,
+        actor: Actor,
+        decide: Callable[[S | None, datetime], Awaitable[Decided[S]]],
+        *,
+        logging: Logging | None = None,
+        new: bool = False,
+    ) -> Committed[S]:
+        """The one way anything is written to the log, for both kinds of stream.
+
+        Under the stream's lock: a command id already logged is answered from the
+        log (the key sent with another request refused); otherwise ``decide`` gives
+        the events and the state after them from the state as it stands (``new``: a
+        stream not yet written, decided from nothing). A refusal is raised only on
+        the state at the log's head. The events are appended in one transaction and
+        become the state here only if the log holds exactly them: otherwise another
+        worker logged the same command id first, and :class:`ConcurrencyError` says
+        to fold the log and look again.
+        """
+        stream = kind.stream(id_)
+        async with self._lock(stream):
+            state = None if new else self._current(kind, id_)
+            if logging is not None:
+                earlier = await logging.find(self.store, stream)
+                if earlier is not None:
+                    logging.check(earlier[0])
+                    known = kind.states.get(kind.id_of(earlier[0].stream))
+                    known_seq = known.seq if known is not None else 0
+                    if earlier[-1].seq > known_seq:
+                        # Logged by another worker, not yet folded here: fold it first,
+                        # so that the answer never runs ahead of this worker's state.
+                        raise ConcurrencyError(earlier[0].stream, known_seq, earlier[-1].seq)
+                    return Committed(known, tuple(earlier), None)
+            seq = state.seq if state is not None else 0
+            now = self.time.now()
+            try:
+                decided = await decide(state, now)
+            except Conflict:
+                await self._at_head(stream, seq)  # refused only at the log's head
+                raise
+            who = actor.logged()
+            own = AppendRequest(
+                stream, tuple(NewEvent(e.type, e.log_data()) for e in decided.events), who,
+                now, expected_seq=seq,
+                command_id=logging.command_id if logging is not None else None,
+                fingerprint=logging.fingerprint if logging is not None else None,
+            )
+            try:
+                if decided.created is None:
+                    stored = await self.store.append_many(
+                        own.stream, own.events, actor=who, recorded_at=now,
+                        expected_seq=seq, command_id=own.command_id,
+                        fingerprint=own.fingerprint,
+                    )
+                else:  # a play-off's first event, logged with its link, or neither
+                    first = decided.created.events[0].event
+                    stored = (await self.store.append_atomic([
+                        AppendRequest(
+                            playoff_stream(decided.created.state.id),
+                            (NewEvent(first.type, first.log_data()),), who, now,
+                            expected_seq=0,
+                        ),
+                        own,
+                    ]))[1]
+            except StoreUnavailableError as exc:
+                raise self._unavailable_log(exc) from None
+            self.log_trouble = None
+            if not as_decided(stored, seq, decided.events, who, now):
+                # Its id was logged meanwhile by another worker, with that worker's
+                # decision: the log's events are the answer, folded from the log.
+                raise ConcurrencyError(stream, seq, stored[-1].seq)
+            if decided.created is not None:
+                self._playoffs[decided.created.state.id] = decided.created.state
+            self._settle(kind, decided.after, decided.entries)
+        if decided.entries:
+            assert isinstance(decided.after, PlayoffState)
+            await self.bus.publish(Published(decided.after, decided.entries))
+        if decided.created is not None:
+            await self.bus.publish(decided.created)
+        return Committed(decided.after, tuple(stored), decided)
+
+    async def _retrying(
+        self, attempt: Callable[[], Awaitable[R]], too_often: str | None, *,
+        reads_refused: bool = True,
+    ) -> R:
+        """``attempt``, decided again after folding what another worker sharing the log
+        wrote first, at most :data:`CATCH_UP_ATTEMPTS` times; then refused with
+        ``too_often`` (None: one last attempt, whatever it raises). A log out of reach
+        is refused as a write that was not recorded (``reads_refused``: even when it
+        was only being read)."""
+        try:
+            for _ in range(CATCH_UP_ATTEMPTS):
+                try:
+                    return await attempt()
+                except (ConcurrencyError, CommandLoggedError) as exc:
+                    await self.catch_up(exc.stream)
+            if too_often is None:
+                return await attempt()
+        except StoreUnavailableError as exc:
+            if not reads_refused:
+                raise
+            raise self._unavailable_log(exc) from None
+        raise Conflict(too_often)
+
     # ------------------------------------------------------------------ events
 
     async def create_event(
@@ -536,34 +591,20 @@ class Service:
         upload is refused (422).
         """
         command_id = key.command_id("upload") if key is not None else None
-        for _ in range(CATCH_UP_ATTEMPTS):
-            try:
-                return await self._create_event(event, key, command_id, pending)
-            except ConcurrencyError as exc:
-                # The same upload sent to another worker at the same moment, which
-                # logged it first under the same id: its event is the answer.
-                await self.catch_up(exc.stream)
-        raise Conflict("this upload could not be stored: send it again with a new key")
+        logging = (
+            Logging(command_id, key.fingerprint, KEY_REUSED, anywhere=True)
+            if key is not None and command_id is not None else None
+        )
+        # With a key, the event's id comes from it: two workers sent the same upload
+        # at once write the same stream, and the log keeps one.
+        event_id = self._ids() if command_id is None else await self._derived_id(command_id)
+        tokens: list[str] = []
 
-    async def _create_event(
-        self, event: Event, key: Request | None, command_id: str | None,
-        pending: Sequence[PendingGame],
-    ) -> tuple[EventState, str]:
-        async with self._lock(f"upload:{command_id}"):
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command_anywhere(command_id)
-                if earlier is not None:
-                    key.check(earlier[0])
-                    event_id = earlier[0].stream.removeprefix("event-")
-                    if event_id not in self._events:  # another worker's: fold it
-                        await self.catch_up(earlier[0].stream)
-                    return self.event(event_id), await self._derived_token(earlier[0])
-            # With a key, the event's id comes from it: two workers sent the same upload
-            # at once write the same stream, and the log keeps one.
-            event_id = self._ids() if command_id is None else await self._derived_id(command_id)
+        async def decide(_: EventState | None, now: datetime) -> Decided[EventState]:
             token = new_token() if key is None else await self._derived(
-                f"event-{event_id}", 1, command_id
+                event_stream(event_id), 1, command_id
             )
+            tokens.append(token)
             created = EventCreated(
                 id=event_id,
                 event_json=event.model_dump_json(exclude_none=True),
@@ -576,10 +617,25 @@ class Service:
                     digest=digest(token),
                 ),
             )
-            await self._append_event(event_id, None, [created], "chief", key, command_id)
+            return Decided((created,), apply_event(None, created, Stamp(1, now, CHIEF.logged())))
+
+        # The same upload sent to another worker at the same moment, which logged it
+        # first under the same id: its event is the answer.
+        committed = await self._retrying(
+            lambda: self._commit(
+                self.event_streams, event_id, CHIEF, decide, logging=logging, new=True
+            ),
+            "this upload could not be stored: send it again with a new key",
+            reads_refused=False,
+        )
+        if committed.decided is None:
+            first = committed.stored[0]
+            return self.event(self.event_streams.id_of(first.stream)), await self._derived_token(
+                first
+            )
         if pending:
             self._warm_computations()
-        return self.event(event_id), token
+        return self.event(event_id), tokens[-1]
 
     def _warm_computations(self) -> None:
         """Start the watch's processes in the background (an event has games pending)."""
@@ -588,103 +644,69 @@ class Service:
         task.add_done_callback(self._background.discard)
 
     async def execute_event(
-        self, event_id: str, command: EventCommandBase, actor: str, *,
+        self, event_id: str, command: EventCommandBase, actor: Actor | str, *,
         key: Request | None = None,
     ) -> EventState:
         """A command on the main event: decided and applied on its state, then logged in
         one transaction, or refused (409) with nothing logged. A resent ``key`` is
         answered with the event as it stands, the command applied once."""
-        stream = event_stream(event_id)
-        command_id = key.command_id(actor) if key is not None else None
-        try:
-            for _ in range(CATCH_UP_ATTEMPTS):
-                try:
-                    return await self._execute_event(event_id, command, actor, key, command_id)
-                except ConcurrencyError:
-                    # Another worker sharing the log wrote to the event first.
-                    await self.catch_up(stream)
-        except StoreUnavailableError as exc:
-            raise self._unavailable_log(exc) from None
-        raise Conflict("the event changes too often to apply this now: send it again")
+        who = as_actor(actor)
 
-    async def _execute_event(
-        self, event_id: str, command: EventCommandBase, actor: str, key: Request | None,
-        command_id: str | None,
-    ) -> EventState:
-        stream = event_stream(event_id)
-        async with self._lock(stream):
-            state = self.event(event_id)
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:
-                    key.check(earlier[0])
-                    if earlier[-1].seq > state.seq:  # another worker's: fold it first
-                        raise ConcurrencyError(stream, state.seq, earlier[-1].seq)
-                    return state
-            now = self.time.now()
+        async def decide(state: EventState | None, now: datetime) -> Decided[EventState]:
+            assert state is not None
             ctx = Context(
                 now=now, server_ms=self.time.server_ms(), new_seed=self._seeds,
-                planned_start=lambda s, match, game: None,
-                role=actor.split(":", 1)[0],
+                planned_start=lambda s, match, game: None, role=who.role,
             )
             try:
-                try:
-                    events, after = apply_event_command(state, command, ctx, actor)
-                except (PlayoffError, ValidationError) as exc:
-                    raise refusal_of(exc) from None
-                if not events:
-                    raise Conflict("this command changes nothing")
-            except Conflict:
-                await self._at_head(stream, state.seq)  # refused only at the log's head
-                raise
-            stored = await self.store.append_many(
-                stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                recorded_at=now, expected_seq=state.seq, command_id=command_id,
-                fingerprint=key.fingerprint if key is not None else None,
-            )
-            self.log_trouble = None
-            if not _as_decided(stored, state.seq, events, actor, now):
-                raise ConcurrencyError(stream, state.seq, stored[-1].seq)  # another's
-            self._set_event(after)
-            return after
+                events, after = apply_event_command(state, command, ctx, who.logged())
+            except (PlayoffError, ValidationError) as exc:
+                raise refusal_of(exc) from None
+            if not events:
+                raise Conflict("this command changes nothing")
+            return Decided(tuple(events), after)
+
+        committed = await self._retrying(
+            lambda: self._commit(
+                self.event_streams, event_id, who, decide, logging=logging_of(key, who)
+            ),
+            "the event changes too often to apply this now: send it again",
+        )
+        assert committed.state is not None
+        return committed.state
 
     async def issue_token(
-        self, event_id: str, role: Role, label: str, actor: str, *, key: Request | None = None
+        self, event_id: str, role: Role, label: str, actor: Actor | str, *,
+        key: Request | None = None,
     ) -> str:
         """A new arbiter token or display key (the same again for a resent ``key``)."""
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
-        stream = event_stream(event_id)
-        command_id = key.command_id(actor) if key is not None else None
-        for _ in range(CATCH_UP_ATTEMPTS):
-            try:
-                return await self._issue_token(event_id, role, label, actor, key, command_id)
-            except ConcurrencyError:
-                await self.catch_up(stream)  # another worker wrote to the event first
-        raise Conflict("the event changes too often to do this now: send it again")
+        who = as_actor(actor)
+        logging = logging_of(key, who)
+        tokens: list[str] = []
 
-    async def _issue_token(
-        self, event_id: str, role: Role, label: str, actor: str, key: Request | None,
-        command_id: str | None,
-    ) -> str:
-        stream = event_stream(event_id)
-        async with self._lock(f"key:{stream}:{command_id}"):
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:
-                    key.check(earlier[0])
-                    if earlier[-1].seq > self.event(event_id).seq:
-                        await self.catch_up(stream)  # the token works here at once
-                    return await self._derived_token(earlier[0])
-            state = self.event(event_id)
-            token = new_token() if key is None else await self._derived(
-                stream, state.seq + 1, command_id
+        async def decide(state: EventState | None, now: datetime) -> Decided[EventState]:
+            assert state is not None
+            stream = event_stream(event_id)
+            token = new_token() if logging is None else await self._derived(
+                stream, state.seq + 1, logging.command_id
             )
+            tokens.append(token)
             issued = TokenIssued(
                 token_id=self._ids(), role=role, label=label, digest=digest(token)
             )
-            await self._append_event(event_id, state, [issued], actor, key, command_id)
-        return token
+            after = apply_event(state, issued, Stamp(state.seq + 1, now, who.logged()))
+            return Decided((issued,), after)
+
+        committed = await self._retrying(
+            lambda: self._commit(self.event_streams, event_id, who, decide, logging=logging),
+            "the event changes too often to do this now: send it again",
+            reads_refused=False,
+        )
+        if committed.decided is None:
+            return await self._derived_token(committed.stored[0])
+        return tokens[-1]
 
     async def _derived(self, stream: str, seq: int, command_id: str | None) -> str:
         """A token the same request can be answered with again: HMAC of the log's secret
@@ -703,41 +725,11 @@ class Service:
     async def _derived_token(self, logged: StoredEvent) -> str:
         return await self._derived(logged.stream, logged.seq, logged.command_id)
 
-    async def _append_event(
-        self,
-        event_id: str,
-        state: EventState | None,
-        events: Sequence[EventStreamEvent],
-        actor: str,
-        key: Request | None = None,
-        command_id: str | None = None,
-    ) -> None:
-        stream = event_stream(event_id)
-        async with self._lock(stream):
-            if state is not None:
-                state = self.event(event_id)
-            seq = state.seq if state is not None else 0
-            now = self.time.now()
-            for n, event in enumerate(events, start=seq + 1):
-                state = apply_event(state, event, Stamp(n, now, actor))
-            try:
-                stored = await self.store.append_many(
-                    stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                    recorded_at=now, expected_seq=seq, command_id=command_id,
-                    fingerprint=key.fingerprint if key is not None else None,
-                )
-            except StoreUnavailableError as exc:
-                raise self._unavailable_log(exc) from None
-            self.log_trouble = None
-            if not _as_decided(stored, seq, events, actor, now):
-                raise ConcurrencyError(stream, seq, stored[-1].seq)  # another worker's
-            assert state is not None
-            self._set_event(state)
-
     # ------------------------------------------------------------------ play-offs
 
     async def create_playoff(
-        self, event_id: str, options: PlayoffOptions, actor: str, *, key: Request | None = None
+        self, event_id: str, options: PlayoffOptions, actor: Actor | str, *,
+        key: Request | None = None,
     ) -> PlayoffState:
         """Build the play-off the event's regulation requires, seeded by its tiebreaks."""
         standings = self.standings(event_id)  # refused while a game is pending
@@ -757,7 +749,7 @@ class Service:
                 self._seeds, self.utc_offset, playoff_format(regulation, standings),
             )
 
-        return await self._create(event_id, build, actor, key)
+        return await self._create(event_id, build, as_actor(actor), key)
 
     async def create_extra_boards(
         self,
@@ -767,7 +759,7 @@ class Service:
         scheduled: int,
         competition: str | None,
         stage_boards: int | None,
-        actor: str,
+        actor: Actor | str,
         *,
         key: Request | None = None,
     ) -> PlayoffState:
@@ -785,13 +777,13 @@ class Service:
                 stage_boards, self.time.now(), self.utc_offset, existing,
             )
 
-        return await self._create(event_id, build, actor, key)
+        return await self._create(event_id, build, as_actor(actor), key)
 
     async def _create(
         self,
         event_id: str,
         build: Callable[[EventState], PlayoffEvent],
-        actor: str,
+        actor: Actor,
         key: Request | None = None,
     ) -> PlayoffState:
         """A play-off created and linked to its event in one transaction.
@@ -800,78 +792,44 @@ class Service:
         that the play-off can be planned (a date out of range, say, is refused here,
         never found at the next start).
         """
-        stream = event_stream(event_id)
-        try:
-            for _ in range(CATCH_UP_ATTEMPTS):
-                try:
-                    return await self._create_once(event_id, build, actor, key)
-                except (ConcurrencyError, CommandLoggedError):
-                    # Another worker wrote to the event first, or made this very
-                    # creation (sent to both): fold the log, and look again.
-                    await self.catch_up(stream)
-        except StoreUnavailableError as exc:
-            raise self._unavailable_log(exc) from None
-        raise Conflict("the event changes too often to do this now: send it again")
+        who = actor.logged()
 
-    async def _create_once(
-        self,
-        event_id: str,
-        build: Callable[[EventState], PlayoffEvent],
-        actor: str,
-        key: Request | None,
-    ) -> PlayoffState:
-        stream = event_stream(event_id)
-        command_id = key.command_id(actor) if key is not None else None
-        async with self._lock(stream):
-            event_state = self.event(event_id)
-            if key is not None and command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:  # the same creation sent again: the same answer
-                    key.check(earlier[0])
-                    if earlier[-1].seq > event_state.seq:  # another worker's: fold it
-                        raise ConcurrencyError(stream, event_state.seq, earlier[-1].seq)
-                    playoff_id = str(earlier[0].data["playoff_id"])
-                    if playoff_id not in self._playoffs:
-                        await self.catch_up(playoff_stream(playoff_id))
-                    return self.playoff(playoff_id)
-            now = self.time.now()
+        async def decide(event_state: EventState | None, now: datetime) -> Decided[EventState]:
+            assert event_state is not None
             try:
                 created = build(event_state)
-                stamp = Stamp(1, now, actor)
+                stamp = Stamp(1, now, who)
                 state = apply_playoff(None, created, stamp)
                 schedule.plan(state, now)
             except (PlayoffError, ValueError, OverflowError) as exc:
-                await self._at_head(stream, event_state.seq)  # refused only at the head
                 raise Conflict(_reason(exc)) from None
-            except Conflict:
-                await self._at_head(stream, event_state.seq)
-                raise
             linked = PlayoffLinked(playoff_id=state.id)
-            linked_state = apply_event(
-                event_state, linked, Stamp(event_state.seq + 1, now, actor)
+            linked_state = apply_event(event_state, linked, Stamp(event_state.seq + 1, now, who))
+            return Decided(
+                (linked,), linked_state, created=Published(state, (Logged(created, stamp),))
             )
-            await self.store.append_atomic([
-                AppendRequest(
-                    playoff_stream(state.id), (NewEvent(created.type, created.log_data()),),
-                    actor, now, expected_seq=0,
-                ),
-                AppendRequest(
-                    stream, (NewEvent(linked.type, linked.log_data()),), actor, now,
-                    expected_seq=event_state.seq, command_id=command_id,
-                    fingerprint=key.fingerprint if key is not None else None,
-                ),
-            ])
-            self.log_trouble = None
-            self._playoffs[state.id] = state
-            self._set_event(linked_state)
-        await self.bus.publish(Published(state, (Logged(created, stamp),)))
-        return state
+
+        # Another worker may write to the event first, or make this very creation
+        # (sent to both): the log is folded, and looked at again.
+        committed = await self._retrying(
+            lambda: self._commit(
+                self.event_streams, event_id, actor, decide, logging=logging_of(key, actor)
+            ),
+            "the event changes too often to do this now: send it again",
+        )
+        if committed.decided is None:  # the same creation sent again: the same answer
+            playoff_id = str(committed.stored[0].data["playoff_id"])
+            if playoff_id not in self._playoffs:
+                await self.catch_up(playoff_stream(playoff_id))
+            return self.playoff(playoff_id)
+        assert committed.decided.created is not None
+        return committed.decided.created.state
 
     async def execute(
         self,
         playoff_id: str,
         command: CommandBase,
-        actor: str,
+        actor: Actor | str,
         command_id: str | None = None,
         fingerprint: str | None = None,
     ) -> Outcome:
@@ -887,93 +845,53 @@ class Service:
         logged meanwhile is answered with that worker's events, folded here, never
         with this worker's own decision.
         """
-        stream = playoff_stream(playoff_id)
-        try:
-            for _ in range(CATCH_UP_ATTEMPTS):
-                try:
-                    return await self._execute(
-                        playoff_id, command, actor, command_id, fingerprint
-                    )
-                except ConcurrencyError:
-                    # Another worker sharing the log wrote to the play-off first: fold
-                    # what it wrote, and decide again on the play-off as it now stands.
-                    await self.catch_up(stream)
-            return await self._execute(playoff_id, command, actor, command_id, fingerprint)
-        except StoreUnavailableError as exc:
-            raise self._unavailable_log(exc) from None
+        who = as_actor(actor)
+        logging = (
+            Logging(command_id, fingerprint, COMMAND_REUSED) if command_id is not None else None
+        )
 
-    async def _execute(
-        self,
-        playoff_id: str,
-        command: CommandBase,
-        actor: str,
-        command_id: str | None,
-        fingerprint: str | None,
-    ) -> Outcome:
-        stream = playoff_stream(playoff_id)
-        async with self._lock(stream):
-            state = self.playoff(playoff_id)
-            if command_id is not None:
-                earlier = await self.store.find_command(stream, command_id)
-                if earlier is not None:
-                    if fingerprint is not None and earlier[0].command_fingerprint not in (
-                        None, fingerprint
-                    ):
-                        raise KeyReused(
-                            "this Idempotency-Key (or command id) was used for another "
-                            "request: send a new key for a new request"
-                        )
-                    if earlier[-1].seq > state.seq:
-                        # Logged by another worker, not yet folded here: fold it first,
-                        # so that the answer never runs ahead of this worker's state.
-                        raise ConcurrencyError(stream, state.seq, earlier[-1].seq)
-                    return Outcome(
-                        state, await self._as_logged(stream, earlier), tuple(earlier),
-                        resent=True,
-                    )
-            now = self.time.now()
+        async def decide(state: PlayoffState | None, now: datetime) -> Decided[PlayoffState]:
+            assert state is not None
             ctx = Context(
                 now=now,
                 server_ms=self.time.server_ms(),
                 new_seed=self._seeds,
                 planned_start=lambda s, match, game: schedule.planned_start(s, match, game, now),
-                role=actor.split(":", 1)[0],
+                role=who.role,
             )
             try:
-                try:
-                    applied = apply_command(state, command, ctx, actor)
-                except (PlayoffError, ValidationError) as exc:
-                    raise refusal_of(exc, state.names) from None
-                if not applied:
-                    raise Conflict("this command changes nothing")
-                trial = applied[-1].after
-                events = [a.event for a in applied]
-                if any(e.schedule_override for e in events):
-                    try:  # an override the schedule cannot follow is refused before it is logged
-                        schedule.plan(trial, now)
-                    except (PlayoffError, ValueError) as exc:
-                        raise Conflict(
-                            f"the schedule cannot follow this: {_reason(exc)}"
-                        ) from None
-            except Conflict:
-                await self._at_head(stream, state.seq)
-                raise
+                applied = apply_command(state, command, ctx, who.logged())
+            except (PlayoffError, ValidationError) as exc:
+                raise refusal_of(exc, state.names) from None
+            if not applied:
+                raise Conflict("this command changes nothing")
+            trial = applied[-1].after
+            events = tuple(a.event for a in applied)
+            if any(e.schedule_override for e in events):
+                try:  # an override the schedule cannot follow is refused before it is logged
+                    schedule.plan(trial, now)
+                except (PlayoffError, ValueError) as exc:
+                    raise Conflict(f"the schedule cannot follow this: {_reason(exc)}") from None
             # What travels beside each event comes from the state just after it.
-            logged = [Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied]
-            stored = await self.store.append_many(
-                stream, [NewEvent(e.type, e.log_data()) for e in events], actor=actor,
-                recorded_at=now, expected_seq=state.seq, command_id=command_id,
-                fingerprint=fingerprint,
+            logged = tuple(
+                Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied
             )
-            self.log_trouble = None
-            if not _as_decided(stored, state.seq, events, actor, now):
-                # Its id was logged meanwhile by another worker, with that worker's
-                # decision: the log's events are the answer, folded from the log.
-                raise ConcurrencyError(stream, state.seq, stored[-1].seq)
-            self._playoffs[playoff_id] = trial
-            self._remember(stream, logged)
-        await self.bus.publish(Published(trial, tuple(logged)))
-        return Outcome(trial, tuple(logged), tuple(stored))
+            return Decided(events, trial, logged)
+
+        # Another worker sharing the log may write to the play-off first: what it wrote
+        # is folded, and the command decided again on the play-off as it now stands.
+        committed = await self._retrying(
+            lambda: self._commit(self.playoff_streams, playoff_id, who, decide, logging=logging),
+            None,
+        )
+        if committed.decided is None:
+            assert committed.state is not None
+            return Outcome(
+                committed.state,
+                await self._as_logged(playoff_stream(playoff_id), committed.stored),
+                committed.stored, resent=True,
+            )
+        return Outcome(committed.decided.after, committed.decided.entries, committed.stored)
 
     async def _at_head(self, stream: str, seq: int) -> None:
         """Raise :class:`ConcurrencyError` if the log holds events of ``stream`` past
@@ -1001,14 +919,10 @@ class Service:
         if all(entry is not None for entry in found):
             return tuple(entry for entry in found if entry is not None)
         wanted = {e.seq for e in stored}
-        state: PlayoffState | None = None
-        out: list[Logged] = []
-        for e in await self.store.read(stream, limit=max(wanted)):
-            event = parse_playoff_event(e.type, e.data)
-            state = apply_playoff(state, event, stamp_of(e))
-            if e.seq in wanted:
-                out.append(Logged(event, stamp_of(e), event_extras(event, state)))
-        return tuple(out)
+        _, entries = self.playoff_streams.fold_logged(
+            None, await self.store.read(stream, limit=max(wanted))
+        )
+        return tuple(entry for entry in entries if entry.seq in wanted)
 
     def _unavailable_log(self, exc: StoreUnavailableError) -> LogUnavailable:
         """The refusal for a write the log could not take; the health check says so
@@ -1031,16 +945,16 @@ class Service:
         async with self._lock(stream):
             if stream in self.quarantined:
                 return False
-            if stream.startswith("playoff-"):
-                return await self._catch_up_playoff(stream, logged)
-            if stream.startswith("event-"):
-                return await self._catch_up_event(stream, logged)
+            if self.playoff_streams.holds(stream):
+                return await self._catch_up(self.playoff_streams, stream, logged)
+            if self.event_streams.holds(stream):
+                return await self._catch_up(self.event_streams, stream, logged)
             return False
 
     async def catch_up_all(self) -> None:
         """:meth:`catch_up` every stream of the log, the events (and their tokens) first.
         A stream that does not fold is logged and left as it was: the others go on."""
-        for prefix in ("event-", "playoff-"):
+        for prefix in (self.event_streams.prefix, self.playoff_streams.prefix):
             for stream in await self.store.streams(prefix):
                 try:
                     await self.catch_up(stream)
@@ -1059,35 +973,18 @@ class Service:
             return new
         return await self.store.read(stream, after=seq)
 
-    async def _catch_up_playoff(self, stream: str, logged: Sequence[StoredEvent]) -> bool:
-        playoff_id = stream.removeprefix("playoff-")
-        state = self._playoffs.get(playoff_id)
+    async def _catch_up(
+        self, kind: StreamKind[S, Any], stream: str, logged: Sequence[StoredEvent]
+    ) -> bool:
+        state = kind.states.get(kind.id_of(stream))
         missed = await self._missed(stream, state.seq if state is not None else 0, logged)
         if not missed:
             return False
-        events: list[Logged] = []
-        for stored in missed:
-            event = parse_playoff_event(stored.type, stored.data)
-            stamp = stamp_of(stored)
-            state = apply_playoff(state, event, stamp)
-            events.append(Logged(event, stamp, event_extras(event, state)))
-        assert state is not None
-        self._playoffs[playoff_id] = state
-        self._remember(stream, events)
-        await self.bus.publish(Published(state, tuple(events)))
-        return True
-
-    async def _catch_up_event(self, stream: str, logged: Sequence[StoredEvent]) -> bool:
-        state = self._events.get(stream.removeprefix("event-"))
-        missed = await self._missed(stream, state.seq if state is not None else 0, logged)
-        if not missed:
-            return False
-        for stored in missed:
-            state = apply_event(
-                state, parse_event_stream_event(stored.type, stored.data), stamp_of(stored)
-            )
-        assert state is not None
-        self._set_event(state)
+        state, entries = kind.fold_logged(state, missed)
+        self._settle(kind, state, entries)
+        if entries:
+            assert isinstance(state, PlayoffState)
+            await self.bus.publish(Published(state, entries))
         return True
 
 
@@ -1100,40 +997,6 @@ nothing it did not find)."""
 
 RECENT_EVENTS = 256
 """Events of each play-off kept with what travels beside them, for resent commands."""
-
-
-def _as_decided(
-    stored: Sequence[StoredEvent], seq: int, events: Sequence[PlayoffEvent | EventStreamEvent],
-    actor: str, now: datetime,
-) -> bool:
-    """Whether the log holds, past ``seq``, exactly the events this worker decided
-    (types, data and stamps): then its trial state is their fold. Otherwise the
-    command id was logged first by another worker, with a decision of its own (an
-    instant a millisecond apart is another decision)."""
-    return len(stored) == len(events) and all(
-        s.seq == seq + n
-        and s.type == e.type
-        and s.data == e.log_data()
-        and s.actor == actor
-        and s.recorded_at == now
-        for n, (s, e) in enumerate(zip(stored, events, strict=True), start=1)
-    )
-
-
-def log_unreachable(exc: StoreUnavailableError) -> LogUnavailable:
-    """Why a write could not be logged now, and what to do, in words an arbiter can
-    act on: a full disk (507) or a log out of reach (503)."""
-    if isinstance(exc, StoreFullError):
-        return LogFull(
-            "the server's disk is full: nothing was recorded. Tell the service's "
-            "administrator to free space on it, then send the command again (with the "
-            "same id or Idempotency-Key: it is logged once)"
-        )
-    return LogUnavailable(
-        "the log cannot be reached at the moment (its database is restarting or out of "
-        "reach): nothing was recorded. Send the command again in a few seconds, with the "
-        "same id or Idempotency-Key, and it is logged once"
-    )
 
 
 CATCH_UP_ATTEMPTS = 10
@@ -1190,7 +1053,6 @@ def _reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:
         return validation_words(exc, tagged=True)
     if isinstance(exc, PlayoffError):
         return exc.words(names or {})
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, str):
-        return reason
+    if isinstance(exc, ServiceError):
+        return exc.reason
     return str(exc.args[0]) if exc.args else str(exc)

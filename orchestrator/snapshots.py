@@ -19,6 +19,7 @@ import importlib
 import pickle
 import platform
 from pathlib import Path
+from typing import TypeVar
 
 import pydantic
 
@@ -55,6 +56,8 @@ def _version() -> str:
     return digest.hexdigest()[:32]
 
 
+S = TypeVar("S", PlayoffState, EventState)
+
 VERSION = _version()
 """Which code made a snapshot: only the same code reads it back."""
 
@@ -63,7 +66,7 @@ def dump(state: PlayoffState | EventState) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load(data: bytes, kind: type[PlayoffState] | type[EventState]) -> PlayoffState | EventState:
+def load(data: bytes, kind: type[S]) -> S:
     """The state of a snapshot; ``ValueError`` if it is not one of ``kind``."""
     state = pickle.loads(data)
     if not isinstance(state, kind):

@@ -28,7 +28,7 @@ from playoff_formats.schedule import Overrides
 from playoff_formats.timecontrol import TimeControl
 
 if TYPE_CHECKING:
-    from orchestrator.events import ArbiterChangeEvent
+    from orchestrator.events import PlayoffEventBase
 
 __all__ = [
     "ArbiterChange",
@@ -101,7 +101,8 @@ class ArbiterChange:
     seq: int
     recorded_at: datetime
     actor: str | None
-    event: ArbiterChangeEvent
+    event: PlayoffEventBase
+    """One of :data:`~orchestrator.events.ARBITER_CHANGE_EVENTS`."""
 
 
 @dataclass(frozen=True, slots=True)

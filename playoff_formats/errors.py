@@ -14,26 +14,21 @@ from playoff_formats.phrase import Phrase
 class PlayoffError(Exception):
     """Base class for every error this package raises on purpose.
 
-    A refusal that speaks of players is raised with its :class:`Phrase`; the door
-    that shows it puts the players' names in (:meth:`words`).
+    Every one is raised with its reason, a sentence for people. A refusal that
+    speaks of players is raised with its :class:`Phrase`; the door that shows it
+    puts the players' names in (:meth:`words`).
     """
 
-    def __init__(self, *args: object) -> None:
-        if len(args) == 1 and isinstance(args[0], Phrase):
-            self.phrase: Phrase | None = args[0]
-            super().__init__(str(args[0]))
-        else:
-            self.phrase = None
-            super().__init__(*args)
+    def __init__(self, reason: str | Phrase) -> None:
+        self.phrase = reason if isinstance(reason, Phrase) else None
+        self.reason = str(reason)
+        super().__init__(self.reason)
 
     def words(self, names: Mapping[str, str]) -> str:
         """The refusal in people's words: the players by their names."""
         if self.phrase is not None:
             return self.phrase.text(names)
-        reason = getattr(self, "reason", None)
-        if isinstance(reason, str):
-            return reason
-        return str(self.args[0]) if self.args else str(self)
+        return self.reason
 
 
 class InputError(PlayoffError):
@@ -52,12 +47,13 @@ class InputError(PlayoffError):
         column: int | None = None,
         path: str | None = None,
     ) -> None:
-        self.reason = reason
+        super().__init__(reason)
         self.source = source
         self.line = line
         self.column = column
         self.path = path
-        super().__init__(self.describe())
+        # Shown whole (where, then why); :meth:`words` says why alone.
+        self.args = (self.describe(),)
 
     def describe(self) -> str:
         """The one-line message shown to the user."""

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from playoff_formats.errors import InputError
+from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import Game, IndividualEvent
 from playoff_formats.tiebreaks.index import EventIndex
 from playoff_formats.tiebreaks.words import short_name
@@ -46,6 +46,7 @@ __all__ = [
     "DRAW_RATES",
     "EXACT_LIMIT",
     "Foresight",
+    "ForesightError",
     "OutcomeModel",
     "PendingGame",
     "PlayerForesight",
@@ -75,6 +76,11 @@ rates of elite play in each (a setting: ``--draw-rate`` overrides it)."""
 
 WHITE_ADVANTAGE_ELO = 35.0
 """White's first move, worth about 35 Elo points in expected score."""
+
+
+class ForesightError(PlayoffError, ValueError):
+    """A model or chances the watch cannot use, and why (still a ``ValueError`` for
+    callers that take bad numbers as one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,12 +152,14 @@ class OutcomeModel:
 
     def __post_init__(self) -> None:
         if not 0 <= self.draw_rate < 1:
-            raise ValueError(f"the draw rate must be at least 0 and below 1, not {self.draw_rate}")
+            raise ForesightError(
+                f"the draw rate must be at least 0 and below 1, not {self.draw_rate}"
+            )
         for (white, black), chances in self.by_hand.items():
             if len(chances) != 3 or any(p < 0 for p in chances) or not math.isclose(
                 sum(chances), 1, abs_tol=1e-9
             ):
-                raise ValueError(
+                raise ForesightError(
                     f"the chances of {white}-{black} must be three numbers from 0 to 1 "
                     f"that add up to 1 (1-0, 1/2-1/2, 0-1), not {list(chances)}"
                 )
@@ -181,7 +189,7 @@ class OutcomeModel:
 
 def chances_by_hand(items: Iterable[str]) -> dict[tuple[str, str], tuple[float, float, float]]:
     """The arbiter's chances for some games, each written ``WHITE-BLACK=W/D/B`` with the
-    players' ids (``3-7=0.3/0.5/0.2``); a :class:`ValueError` says how to write one."""
+    players' ids (``3-7=0.3/0.5/0.2``); a :class:`ForesightError` says how to write one."""
     chances: dict[tuple[str, str], tuple[float, float, float]] = {}
     for item in items:
         game, _, values = item.partition("=")
@@ -192,7 +200,7 @@ def chances_by_hand(items: Iterable[str]) -> dict[tuple[str, str], tuple[float, 
                 raise ValueError
             numbers = (float(parts[0]), float(parts[1]), float(parts[2]))
         except ValueError:
-            raise ValueError(
+            raise ForesightError(
                 f"a game's chances {item!r}: write WHITE-BLACK=W/D/B with the players' ids, "
                 "e.g. 3-7=0.3/0.5/0.2"
             ) from None
@@ -329,12 +337,12 @@ def foresee(
     special = sorted({p for p in special_positions})
     if special:
         if not getattr(regulation, "special_prize_playoffs", False):
-            raise ValueError(
+            raise ForesightError(
                 f"{getattr(regulation, 'name', regulation)} settles no special prize by a "
                 "play-off: its tiebreaks decide every position"
             )
         if special[0] < 2 or special[-1] > len(event.players):
-            raise ValueError(
+            raise ForesightError(
                 f"a special prize's position must be from 2 to {len(event.players)} "
                 "(first place has its own play-off)"
             )

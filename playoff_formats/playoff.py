@@ -112,7 +112,6 @@ class TransitionError(PlayoffError):
     """A command that the play-off's current state does not allow (HTTP 409)."""
 
     def __init__(self, reason: str | Phrase, *, match_id: int | None = None) -> None:
-        self.reason = str(reason)
         self.match_id = match_id
         super().__init__(reason)
 

@@ -23,10 +23,10 @@ import uvicorn
 from orchestrator.app import create_app
 from orchestrator.leader import LEADER_LOCK
 from orchestrator.redis_bus import RedisBus
-from orchestrator.service import Service
 from orchestrator.settings import Settings, proxy_options
 from orchestrator.state import PlayoffState
 from orchestrator.store import StoredEvent
+from orchestrator.streams import playoff_streams
 from orchestrator.timesource import TimeSource
 from tests.server import ROOT, RunningServer, _Server, free_port
 
@@ -146,6 +146,4 @@ def stored_log(url: str, playoff_id: str) -> list[StoredEvent]:
 
 def fold(log: list[StoredEvent]) -> PlayoffState:
     """The play-off as the log says it is: its events folded from the first."""
-    state = Service._fold_onto(None, log, PlayoffState)
-    assert isinstance(state, PlayoffState)
-    return state
+    return playoff_streams().fold(None, log)

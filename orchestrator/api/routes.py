@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from orchestrator.access import not_for_a_hall_screen
 from orchestrator.api.deps import ServiceDep, TokenDep
-from orchestrator.auth import Action, Role
+from orchestrator.auth import Action, Actor, Role
 from orchestrator.commands import (
     Command,
     CommandBase,
@@ -457,7 +457,7 @@ async def _submit(
     key = _key(request, command.model_dump(mode="json"))
     # Keys are scoped to the token that sent them, apart from the scheduler's job ids.
     outcome = await service.execute(
-        playoff_id, command, actor=f"{record.role.value}:{record.token_id}",
+        playoff_id, command, actor=Actor.of(record),
         command_id=f"rest:{record.token_id}:{key.key}" if key is not None else None,
         fingerprint=key.fingerprint if key is not None else None,
     )
@@ -693,7 +693,7 @@ async def record_game_result(
             {**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)
         ]) from None
     state = await service.execute_event(
-        event_id, command, actor=f"{record.role.value}:{record.token_id}",
+        event_id, command, actor=Actor.of(record),
         key=_key(request, body.model_dump(mode="json")),
     )
     return _event_answer(state)
@@ -715,7 +715,7 @@ async def set_hall_foresight(
     )
     state = await service.execute_event(
         event_id, ShowForesightInHall(on=body.on),
-        actor=f"{record.role.value}:{record.token_id}",
+        actor=Actor.of(record),
         key=_key(request, body.model_dump(mode="json")),
     )
     return _event_answer(state)
@@ -830,7 +830,7 @@ async def issue_token(
 ) -> dict[str, str]:
     service.authorize(event_id, token, action=Action.ISSUE_TOKENS, address=_address(request))
     issued = await service.issue_token(
-        event_id, Role(body.role), body.label, "chief",
+        event_id, Role(body.role), body.label, Actor(Role.CHIEF.value),
         key=_key(request, body.model_dump(mode="json")),
     )
     return {"role": body.role, "token": issued}
@@ -896,7 +896,7 @@ async def create_playoff(
             generic=options.generic,
             format=format,
         ),
-        actor=f"{record.role.value}:{record.token_id}",
+        actor=Actor.of(record),
         key=_key(request, options.model_dump(mode="json")),
     )
     return playoff_view(state, service.schedule_of(state))
@@ -959,7 +959,7 @@ async def create_extra_boards(
     record = service.authorize(event_id, token, action=Action.CREATE, address=_address(request))
     state = await service.create_extra_boards(
         event_id, body.home, body.away, body.scheduled, body.competition, body.stage_boards,
-        actor=f"{record.role.value}:{record.token_id}",
+        actor=Actor.of(record),
         key=_key(request, body.model_dump(mode="json")),
     )
     return playoff_view(state, service.schedule_of(state))

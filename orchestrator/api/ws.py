@@ -18,10 +18,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
 from orchestrator.access import not_for_a_hall_screen
-from orchestrator.auth import ACTION_WORDS, Action, not_permitted
+from orchestrator.auth import ACTION_WORDS, Action, Actor, not_permitted
 from orchestrator.commands import parse_command
 from orchestrator.errors import Forbidden, LogUnavailable, ServiceError
 from orchestrator.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
+from orchestrator.refusals import KnownRefusal
 from orchestrator.service import Request, Service
 from orchestrator.state import playoff_stream
 from orchestrator.store import ConcurrencyError, StoreError
@@ -434,7 +435,7 @@ async def _command(
         return
     try:
         outcome = await service.execute(
-            playoff_id, command, actor=f"{connection.role.value}:{connection.token_id}",
+            playoff_id, command, actor=Actor(connection.role.value, connection.token_id),
             command_id=f"ws:{connection.token_id}:{command_id}",
             fingerprint=Request.of(command_id, "WS", "cmd", body).fingerprint,
         )
@@ -450,9 +451,8 @@ async def _command(
         _refuse(service, connection, "forbidden", exc.reason, command_id)
         return
     except (ServiceError, PlayoffError) as exc:
-        reason = getattr(exc, "reason", None) or (exc.args[0] if exc.args else str(exc))
-        _refuse(service, connection, "conflict", str(reason), command_id,
-                kind=getattr(exc, "kind", None))
+        kind = exc.kind if isinstance(exc, ServiceError | KnownRefusal) else None
+        _refuse(service, connection, "conflict", exc.reason, command_id, kind=kind)
         return
     seq = service.playoff(playoff_id).seq
     connection.send(encode("ack", seq, {"seqs": [e.seq for e in outcome.events]}, id=command_id))

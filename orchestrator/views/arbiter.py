@@ -101,6 +101,7 @@ from orchestrator.access import (
     HALL_KEY_WORDS,
     display_key_request,
 )
+from orchestrator.auth import Actor
 from orchestrator.commands import (
     AdjustClock,
     ChooseArmageddonColours,
@@ -831,7 +832,7 @@ def _signed_minutes(delta: timedelta) -> str:
 
 def _who(actor: str | None) -> str:
     """Who made a change, by role (tokens are not people)."""
-    role = (actor or "").split(":", 1)[0]
+    role = Actor.parse(actor).role if actor else ""
     return {"chief": "chief arbiter", "arbiter": "arbiter"}.get(role, "the service")
 
 
