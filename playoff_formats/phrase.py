@@ -8,10 +8,10 @@ names in with :meth:`Phrase.text`, and nothing ever looks for ids in a sentence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["Phrase", "Player", "phrase"]
+__all__ = ["Phrase", "Player", "and_list", "phrase"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +51,11 @@ def phrase(*parts: str | Player | Phrase) -> Phrase:
         flat.extend(part.parts if isinstance(part, Phrase) else (part,))
     return Phrase(tuple(flat))
 
+
+
+def and_list(items: Iterable[str]) -> str:
+    """ "A, B and C": a list of names (or anything) in words."""
+    listed = list(items)
+    if len(listed) <= 1:
+        return "".join(listed)
+    return ", ".join(listed[:-1]) + " and " + listed[-1]

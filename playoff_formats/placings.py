@@ -20,6 +20,7 @@ from itertools import groupby
 from typing import Any
 
 from playoff_formats.errors import PlayoffError
+from playoff_formats.phrase import and_list
 from playoff_formats.playoff import Playoff, champion
 from playoff_formats.standings import Standings
 
@@ -117,11 +118,6 @@ class Awards:
         return data
 
 
-def _and(names: Sequence[str]) -> str:
-    """ "A, B and C"."""
-    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
-
-
 def _cents(value: Fraction | None) -> float | None:
     return None if value is None else round(float(value), 2)
 
@@ -150,7 +146,7 @@ def player_named(standings: Standings, who: str) -> str:
     if not found:
         raise PlayoffError(f"no player of the event is called {who!r}")
     raise PlayoffError(
-        f"{who!r} could be " + _and([r.name for r in found]) + ": give more of the name"
+        f"{who!r} could be " + and_list([r.name for r in found]) + ": give more of the name"
     )
 
 
@@ -176,7 +172,7 @@ def award_prizes(
             raise PlayoffError("there is no play-off: nobody is tied for first place")
         raise PlayoffError(
             f"{names.get(playoff_winner, playoff_winner)} is not in the play-off; the "
-            "play-off players are " + _and([names.get(p, p) for p in playoff])
+            "play-off players are " + and_list([names.get(p, p) for p in playoff])
         )
     awaiting = frozenset(playoff) if playoff and playoff_winner is None else frozenset()
     notes: list[str] = []
@@ -237,7 +233,7 @@ def award_prizes(
         pending_first = _at(money, 1, 1)
         pending_loser = _at(money, 2, len(playoff) - 1) / (len(playoff) - 1)
         notes.append(
-            f"Awaiting the play-off between {_and([names.get(p, p) for p in playoff])}: the "
+            f"Awaiting the play-off between {and_list([names.get(p, p) for p in playoff])}: the "
             "winner receives the "
             f"undivided first prize of {_cents(pending_first)}, each loser "
             f"{_cents(pending_loser)}."

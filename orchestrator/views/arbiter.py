@@ -86,7 +86,6 @@ the previous view, what moved and after what (:class:`Replan`, from
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -145,6 +144,7 @@ from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.formats import MatchFormat
 from playoff_formats.lots import CoinFace
 from playoff_formats.model import Colour, Result
+from playoff_formats.phrase import and_list
 from playoff_formats.playoff import (
     DecisionMethod,
     Game,
@@ -840,12 +840,6 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _and(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
 # --------------------------------------------------------------------------- the builder
 
 
@@ -859,18 +853,6 @@ class _Builder:
         self.chief: Context = replace(self.check, role="chief")
         self.instants: list[datetime] = []
         """Instants at which the view changes with the time alone, found while building."""
-        ids = sorted(state.names, key=len, reverse=True)
-        every = "|".join(re.escape(p) for p in ids)
-        # A short id ("A") is a player only in a list in brackets, "(B, A)"; a long
-        # one (a FIDE id) anywhere.
-        long = "|".join(re.escape(p) for p in ids if len(p) >= 4 or p.isdigit())
-        patterns = []
-        if every:
-            patterns.append(rf"(?<=\()(?:{every})(?:, (?:{every}))*(?=\))")
-        if long:
-            patterns.append(rf"\b(?:{long})\b(?:, \b(?:{long})\b)*")
-        self._ids = re.compile("|".join(patterns)) if patterns else None
-        """Players' ids as the planner writes them in its reasons: one, or a list."""
 
     # ------------------------------------------------------------------ words
 
@@ -878,15 +860,6 @@ class _Builder:
         if player is None:
             return "?"
         return self.state.names.get(player, player)
-
-    def people(self, text: str) -> str:
-        """A text of the planner's with the players' names for their ids (a list of
-        ids becomes "A, B and C")."""
-        if self._ids is None:
-            return text
-        return self._ids.sub(
-            lambda m: _and([self.name(p) for p in m.group(0).split(", ")]), text
-        )
 
     def player(self, player: str) -> PlayerView:
         return PlayerView(id=player, name=self.name(player))
@@ -1462,7 +1435,7 @@ class _Builder:
                 else "If possible at least"
             )
             ended = (
-                f": {_and(who)} finished {'their' if len(who) > 1 else 'a'} previous game at "
+                f": {and_list(who)} finished {'their' if len(who) > 1 else 'a'} previous game at "
                 f"{self.time(latest)}" if latest is not None else ""
             )
             text = (
@@ -1941,7 +1914,7 @@ class _Builder:
     def schedule(self) -> ScheduleView:
         plan = self.ctx.plan
         if plan is None:
-            return ScheduleView(error=self.people(self.ctx.plan_error or "no schedule"))
+            return ScheduleView(error=self.ctx.plan_error or "no schedule")
         moved = self.moved(plan)
         lanes: dict[int, str] = {}
         for g in plan.games:
@@ -1960,7 +1933,7 @@ class _Builder:
                 players=self.plan_players(g),
                 time_control=g.time_control,
                 interval=f"after a {adjective(g.interval)} interval" if g.interval else None,
-                reason=self.people(g.reason),
+                reason=g.reason,
                 start=g.start,
                 end=g.end,
                 fixed=g.fixed,
@@ -1975,7 +1948,7 @@ class _Builder:
                     (g.match for g in plan.games if set(g.players) & set(b.who)),
                     next(iter(lanes), 1),
                 ),
-                kind=b.kind.value, start=b.start, end=b.end, reason=self.people(b.reason),
+                kind=b.kind.value, start=b.start, end=b.end, reason=b.reason,
             )
             for b in plan.breaks
         )
@@ -1996,7 +1969,7 @@ class _Builder:
                             "match": self.proposal_matches(found.matches)},
                 )
             proposal = Proposal(
-                text=self.people(found.text), time_control=found.time_control, fill=fill
+                text=found.text, time_control=found.time_control, fill=fill
             )
         replan = None
         if moved:
@@ -2011,7 +1984,7 @@ class _Builder:
         return ScheduleView(
             start=plan.start, finish=plan.finish, deadline=plan.deadline, fits=plan.fits,
             fits_text=fits_text, proposal=proposal,
-            warnings=tuple(self.people(w) for w in plan.warnings),
+            warnings=tuple(w for w in plan.warnings),
             lanes=tuple(Lane(match=m, label=label) for m, label in lanes.items()),
             games=games, breaks=breaks, replan=replan,
         )
@@ -2051,7 +2024,7 @@ class _Builder:
                 said.append("a flag fall")
             elif kind == "stanza-advanced":
                 said.append("the end of a stanza")
-        return _and(list(dict.fromkeys(said))) or "the time passing"
+        return and_list(list(dict.fromkeys(said))) or "the time passing"
 
     def proposal_matches(self, matches: Sequence[int]) -> str:
         """The choice of the time-control form that covers the proposal's matches:

@@ -78,7 +78,7 @@ time alone: the hub recomputes the view then.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -91,6 +91,7 @@ from orchestrator.views.playoff import ClockView, clock_view, decider_view
 from playoff_formats.clock import ClockStatus
 from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.model import Result
+from playoff_formats.phrase import and_list
 from playoff_formats.placings import PLACES_NOTE
 from playoff_formats.playoff import (
     DecisionMethod,
@@ -669,13 +670,6 @@ class _Hall:
         """ "Final · Game 2": the match and the game."""
         return f"{self.match_names.get(match_id, f'Match {match_id}')} · Game {number}"
 
-    def people(self, text: str) -> str:
-        """``text`` with the players' ids (FIDE numbers and the like) replaced by names."""
-        for who in sorted(self.state.names, key=len, reverse=True):
-            if len(who) >= 3:
-                text = re.sub(rf"\b{re.escape(who)}\b", self.short(who), text)
-        return text
-
     # ------------------------------------------------------------------ games on the board
 
     def live_games(self, playoff: Playoff) -> list[LiveGame]:
@@ -978,8 +972,8 @@ class _Hall:
         return BreakInForce(
             kind="main-event" if main else "interval",
             label="Break after the main event" if main else "Interval",
-            reason=self.people(_hall_reason(chosen.reason)),
-            who=_and(self.short(w) for w in chosen.who),
+            reason=_hall_reason(chosen.reason),
+            who=and_list(self.short(w) for w in chosen.who),
             start_ms=self.ms(chosen.start),
             end_ms=self.ms(chosen.end),
         )
@@ -1020,7 +1014,7 @@ class _Hall:
             kind="stanza-change",
             label="Stanza change",
             reason=reason,
-            who=_and(self.name(t) for t in (extra.home, extra.away)),
+            who=and_list(self.name(t) for t in (extra.home, extra.away)),
             start_ms=self.ms(ended),
             end_ms=None,
         )
@@ -1037,7 +1031,7 @@ class _Hall:
         if next_game is not None:
             return None
         if self.plan is None:
-            reason = self.people(self.ctx.plan_error or "it cannot be planned")
+            reason = self.ctx.plan_error or "it cannot be planned"
             return f"No schedule: {reason}."
         if self.state.extra is not None:
             # The schedule holds the set in play; a tie after it repeats the set.
@@ -1391,16 +1385,9 @@ def _score(ns: int | None) -> str | None:
     return f"+{ns}" if ns > 0 else str(ns)
 
 
-def _and(names: Iterable[str]) -> str:
-    listed = list(names)
-    if len(listed) <= 1:
-        return "".join(listed)
-    return ", ".join(listed[:-1]) + " and " + listed[-1]
-
-
 def _hall_reason(reason: str) -> str:
     """A break's reason as the hall reads it: what the break is and its rule. The
-    schedule explains a longer wait after a semicolon, with player ids and instants
+    schedule explains a longer wait after a semicolon, with the players and instants
     for the arbiters; the hall's countdown already says when play resumes."""
     first = reason.split("; ", 1)[0]
     return first[:1].upper() + first[1:]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
+from playoff_formats.phrase import and_list
 from playoff_formats.playoff import Playoff
 from playoff_formats.schedule.model import (
     Actuals,
@@ -220,7 +221,7 @@ def _context(
         text = (
             f"the {adjective(brk)} break after the main event{cite(rule)}: the last "
             f"main-event game of a play-off player "
-            f"({', '.join(constraints.names.get(p, p) for p in last)}) ended at {when(latest)}"
+            f"({and_list(constraints.names.get(p, p) for p in last)}) ended at {when(latest)}"
         )
         bounds.append((latest + brk, text))
         main_break = Break(
