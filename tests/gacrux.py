@@ -39,8 +39,13 @@ ABSENT = (
 
 def gacrux_or_skip() -> Path:
     """Gacrux's ``tiebreakchecker.py``; a skip saying so where there is none (users do
-    not have it: nothing of the project's own is left untested by its absence)."""
+    not have it: nothing of the project's own is left untested by its absence), a
+    failure where the shared tools are but it is not."""
     if not CHECKER.is_file():
+        if GACRUX.parent.is_dir():
+            # Beside the shared tools the engine belongs there: missing, it is a broken
+            # set-up to mend, never a skip that would hide the comparisons.
+            pytest.fail(f"Gacrux is missing from {GACRUX}, where the shared tools are")
         pytest.skip(ABSENT)
     return CHECKER
 
