@@ -8,13 +8,12 @@ import asyncio
 import json
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import httpx
 
 from orchestrator.timesource import ManualTime
 from tests.server import running_server
-from tests.test_ws_streams import cmd, raw_frames, raw_hello
+from tests.test_ws_streams import ws_answer
 
 KNOCKOUT = {
     "name": "Knock-out, round 3", "kind": "team", "regulation": "ebu-143.7",
@@ -29,14 +28,6 @@ def _score(client: httpx.Client, url: str, stanza: int, board: int, t1: int, t2:
         response = client.post(f"{url}/board-scores", json={
             "stanza": stanza, "board": board, "table": table, "ns_score": score})
         assert response.status_code == 201, response.text
-
-
-async def _ws_answer(url: str, token: str, **command: Any) -> dict[str, Any]:
-    ws, _ = await raw_hello(url, token)
-    await ws.send(cmd("c1", **command))
-    frame = (await raw_frames(ws, lambda f: f.get("id") == "c1"))[-1]
-    await ws.close()
-    return frame
 
 
 async def test_the_chief_arbiter_corrects_a_board_score_and_the_hall_is_told(
@@ -85,7 +76,7 @@ async def test_the_chief_arbiter_corrects_a_board_score_and_the_hall_is_told(
             assert refused.status_code == 403
             assert refused.json()["detail"].startswith("only the chief arbiter may correct")
         ws_url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{playoff}"
-        frame = await _ws_answer(ws_url, arbiter_token, type="board-score-correct",
+        frame = await ws_answer(ws_url, arbiter_token, type="board-score-correct",
                                  **correction)
         assert frame["t"] == "error" and frame["d"]["code"] == "forbidden"
         # +550 (11 IMPs) decides stanza 1: stanza 2 is no longer played. Said first.

@@ -23,7 +23,7 @@ from orchestrator.commands import client_commands
 from orchestrator.timesource import ManualTime
 from tests.server import RunningServer, running_server
 from tests.test_arbiter_cli import arbiter
-from tests.test_ws_streams import Setup, cmd, make_playoff, raw_frames, raw_hello
+from tests.test_ws_streams import Setup, make_playoff, ws_answer
 
 ABDU, SINDAROV, PRAGG = "14204118", "14205483", "25059530"
 REASON = "checking every door"
@@ -98,12 +98,7 @@ def words(response: httpx.Response) -> str:
 async def ws_words(server: RunningServer, setup: Setup, token: str,
                    payload: dict[str, Any]) -> tuple[str, str]:
     url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
-    ws, _ = await raw_hello(url, token)
-    try:
-        await ws.send(cmd("door", **payload))
-        frame = (await raw_frames(ws, lambda f: f.get("id") == "door"))[-1]
-    finally:
-        await ws.close()
+    frame = await ws_answer(url, token, **payload)
     assert frame["t"] == "error", frame
     return frame["d"]["code"], frame["d"]["reason"]
 

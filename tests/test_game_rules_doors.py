@@ -11,20 +11,11 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from orchestrator.timesource import ManualTime
 from tests.server import running_server
 from tests.test_arbiter_cli import arbiter
-from tests.test_ws_streams import cmd, make_playoff, raw_frames, raw_hello
-
-
-async def _ws_answer(url: str, token: str, command_id: str, **command: Any) -> dict[str, Any]:
-    ws, _ = await raw_hello(url, token)
-    await ws.send(cmd(command_id, **command))
-    frame = (await raw_frames(ws, lambda f: f.get("id") == command_id))[-1]
-    await ws.close()
-    return frame
+from tests.test_ws_streams import make_playoff, ws_answer
 
 
 async def test_a_start_before_the_chief_arbiters_postponement_is_the_chiefs(
@@ -50,7 +41,7 @@ async def test_a_start_before_the_chief_arbiters_postponement_is_the_chiefs(
             assert overridden.status_code == 403
             assert overridden.json()["detail"].startswith("only the chief arbiter may start")
         url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
-        frame = await _ws_answer(url, setup.arbiter, "s1", type="start-clock", match=1, game=1,
+        frame = await ws_answer(url, setup.arbiter, type="start-clock", match=1, game=1,
                                  override="the players are ready")
         assert frame["t"] == "error" and frame["d"]["code"] == "forbidden"
         assert words in frame["d"]["reason"]
@@ -84,7 +75,7 @@ async def test_a_game_never_started_has_only_a_forfeit_for_a_result(tmp_path: Pa
                     assert refused.status_code == 409, refused.text
                     assert refused.json()["detail"].startswith(words)
         url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
-        frame = await _ws_answer(url, setup.arbiter, "r1", type="result", match=1, game=1,
+        frame = await ws_answer(url, setup.arbiter, type="result", match=1, game=1,
                                  result="1-0")
         assert frame["t"] == "error" and frame["d"]["reason"].startswith(words)
         run = await asyncio.to_thread(

@@ -198,6 +198,16 @@ def cmd(command_id: str, **d: Any) -> str:
     return json.dumps({"t": "cmd", "id": command_id, "d": d})
 
 
+async def ws_answer(url: str, token: str, **command: Any) -> dict[str, Any]:
+    """One command sent over a new websocket, and the frame that answers it."""
+    ws, _ = await raw_hello(url, token)
+    try:
+        await ws.send(cmd("answer-me", **command))
+        return (await raw_frames(ws, lambda f: f.get("id") == "answer-me"))[-1]
+    finally:
+        await ws.close()
+
+
 def press(side: str, move: int) -> dict[str, Any]:
     return {"type": "press", "match": 1, "game": 1, "side": side, "move": move}
 
