@@ -59,6 +59,9 @@ async def test_the_chief_arbiter_corrects_a_board_score_and_the_hall_is_told(
             "Table 1: North London North-South", "Table 2: Surrey North-South"]
         assert console["extra_boards"]["tables"] == [
             "Table 1: North London North-South", "Table 2: Surrey North-South"]
+        # The schedule speaks of the teams by name, not by id.
+        assert any("North London and Surrey is unknown" in w
+                   for w in console["schedule"]["warnings"]), console["schedule"]["warnings"]
         form = console["extra_boards"]["correct"]
         assert form["role"] == "chief"
         assert form["fields"][0]["options"][0]["label"] == (

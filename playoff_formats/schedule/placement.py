@@ -200,15 +200,16 @@ def _context(
         if p in constraints.main_event_ended
     }
     unknown = [p for p in participants if p not in known]
+    whose = and_list(constraints.names.get(p, p) for p in unknown)
     if unknown and constraints.not_before is None:
         raise PlanError(
-            f"the end of the last main-event game of {', '.join(unknown)} is unknown: give it, "
+            f"the end of the last main-event game of {whose} is unknown: give it, "
             "or an earliest start (not_before), so that the break after the main event can "
             "be kept"
         )
     if unknown:
         warnings.append(
-            f"the end of the last main-event game of {', '.join(unknown)} is unknown: the "
+            f"the end of the last main-event game of {whose} is unknown: the "
             f"play-off starts no earlier than the organiser's earliest start, "
             f"{when(constraints.not_before)}"
         )
