@@ -26,10 +26,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.generate import double_round_robin, swiss_trf
 from playoff_formats.io.trf import parse_trf, read_trf
 from playoff_formats.regulations import get_regulation
 from playoff_formats.regulations.custom import regulation_from_text
+from tests.support.synthetic import double_round_robin, swiss_trf
 
 ROOT = Path(__file__).resolve().parent.parent
 GACRUX = ROOT.parent / "shared" / "tools" / "gacrux"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+from tests.support import ROOT
 
 
 def _imports(package: str) -> dict[str, set[str]]:
@@ -57,3 +57,67 @@ def test_the_rules_commands_do_not_load_the_service() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ the tests' own layout
+
+TESTS = ROOT / "tests"
+TEST_LAYERS = {
+    # the folder: the helpers its tests may not use (a server, a browser)
+    "rules": {"tests.support.server", "tests.support.workers", "tests.support.browser"},
+    "service": {"tests.support.server", "tests.support.workers", "tests.support.browser"},
+    "cli": {"tests.support.browser"},
+    "api": {"tests.support.browser"},
+    "runtime": {"tests.support.browser"},
+    "pages": set(),
+}
+
+
+def _test_imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_every_test_lives_in_the_folder_of_its_layer() -> None:
+    misplaced = [
+        str(path.relative_to(TESTS))
+        for path in TESTS.rglob("test_*.py")
+        if path.parent.name not in TEST_LAYERS and path.parent != TESTS
+    ]
+    assert misplaced == []
+    assert sorted(p.name for p in TESTS.glob("test_*.py")) == ["test_layers.py"]
+
+
+def test_helpers_live_apart_from_the_tests() -> None:
+    """A helper shared by tests is in ``tests/support``, never in another test module."""
+    helpers_among_tests = [
+        str(path.relative_to(TESTS))
+        for layer in TEST_LAYERS
+        for path in (TESTS / layer).glob("*.py")
+        if not path.name.startswith("test_") and path.name != "__init__.py"
+    ]
+    assert helpers_among_tests == []
+    importing_tests = {
+        str(path.relative_to(TESTS)): sorted(
+            name for name in _test_imports(path) if ".test_" in name or name.startswith("bench")
+        )
+        for path in TESTS.rglob("*.py")
+    }
+    assert {path: names for path, names in importing_tests.items() if names} == {}
+
+
+def test_a_layer_tests_with_the_parts_it_needs_and_no_more() -> None:
+    """The rules and the service in process start no server; only the pages a browser."""
+    wrong = {}
+    for layer, forbidden in TEST_LAYERS.items():
+        for path in (TESTS / layer).glob("test_*.py"):
+            used = {name for name in _test_imports(path) if name in forbidden}
+            if used:
+                wrong[f"{layer}/{path.name}"] = sorted(used)
+    assert wrong == {}

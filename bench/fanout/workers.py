@@ -139,8 +139,8 @@ async def spread_run(
 async def measure_spread(workers: int, n: int, presses: int) -> Spread:
     """One worker and ``workers``, each run on a new database of a throwaway
     PostgreSQL and on a throwaway Redis (the tests' own: Debian's packages)."""
-    from tests.pg import start_postgres, stop_postgres
-    from tests.redis import start_redis, stop_redis
+    from tests.support.pg import start_postgres, stop_postgres
+    from tests.support.redis import start_redis, stop_redis
 
     _raise_fd_limit()
     spread = Spread()

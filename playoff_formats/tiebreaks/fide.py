@@ -9,7 +9,7 @@ Art. 16.4 (16.4.1 and 16.4.2), the note to Art. 8 that Buchholz must not be
 used in round robins, and the exceptions of Art. 15.2 for forfeits in round
 robins. The handbook page itself was not at hand when this was written: the
 rules below come from sources that quote it, and every value is compared with
-FIDE's reference engine on generated events (``tests/gacrux.py``).
+FIDE's reference engine on generated events (``tests/support/gacrux.py``).
 
 Unplayed rounds are treated in one of two ways, chosen by ``pairing``:
 

@@ -1,0 +1,1 @@
+"""The command lines: ``playoff`` and ``playoff-arbiter``, in process or as processes."""

@@ -1,0 +1,1 @@
+"""The pages in headless Chromium: the console, the hall display, the start page."""

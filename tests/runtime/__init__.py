@@ -1,0 +1,1 @@
+"""Several workers, restarts, outages, timers and floods: the service as it runs in a hall."""
