@@ -1,7 +1,7 @@
 """The engine: units placed in time, intervals chosen, and a shortened time
 control proposed when the deadline is missed.
 
-The policies it applies are those of :mod:`playoff_formats.schedule`.
+The policies it applies: docs/rules-notes.md (The schedule planner).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def plan_playoff(
     now: datetime | None = None,
     candidates: Sequence[TimeControl] = SHORTER_TIME_CONTROLS,
 ) -> Plan:
-    """The schedule of a chess play-off, under the policies of :mod:`playoff_formats.schedule`."""
+    """The schedule of a chess play-off, under the planner's policies."""
     actuals = actuals or Actuals()
     units = playoff_units(playoff, constraints, actuals)
     participants = [p.id for p in sorted(playoff.participants, key=lambda p: p.seed)]
