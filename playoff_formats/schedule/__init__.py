@@ -41,6 +41,7 @@ from playoff_formats.schedule.placement import (
     plan_stanzas,
     plan_units,
 )
+from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind
 from playoff_formats.schedule.rest import (
     RestBreach,
     RestKind,
@@ -63,12 +64,16 @@ __all__ = [
     "Constraints",
     "Entrant",
     "GameActual",
+    "Notice",
+    "NoticeKind",
     "Overrides",
     "PinnedStart",
     "Plan",
     "PlanError",
     "PlannedGame",
     "Postponement",
+    "Problem",
+    "ProblemKind",
     "Proposal",
     "RestBreach",
     "RestKind",
