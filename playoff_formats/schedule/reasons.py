@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from playoff_formats.phrase import Player
 
-__all__ = ["Notice", "NoticeKind", "Problem", "ProblemKind"]
+__all__ = ["Notice", "NoticeKind", "Problem", "ProblemKind", "RestKind"]
 
 
 class ProblemKind(StrEnum):
@@ -79,3 +79,11 @@ class Notice:
     asked: datetime | None = None
     at: datetime | None = None
     because: str = ""
+
+
+class RestKind(StrEnum):
+    MAIN_EVENT = "main-event-break"
+    MINIMUM_INTERVAL = "minimum-interval"
+    PREFERRED_INTERVAL = "preferred-interval"
+    CHIEF_ARBITER_TIME = "chief-arbiter-time"
+    """Not a rest: a start the chief arbiter moved or postponed to a later time."""

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from playoff_formats.phrase import Player, and_list
-from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind
+from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind, RestKind
+
+if TYPE_CHECKING:  # the rests' module words its breaches here
+    from playoff_formats.schedule.rest import RestBreach
 
 __all__ = [
     "adjective",
@@ -24,6 +28,7 @@ __all__ = [
     "plain_number",
     "players",
     "problem",
+    "rest_breach",
     "span",
     "unit",
 ]
@@ -170,3 +175,23 @@ def notice(about: Notice, names: Mapping[str, str], utc_offset: timedelta) -> st
             f"{instant(about.at, utc_offset)}, the earliest legal time"
         )
     return f"{what} has a result but no recorded times: its times are estimated"
+
+
+def rest_breach(breach: RestBreach, utc_offset: timedelta) -> str:
+    """Why a start is too early for the rest owed, and from when it may be."""
+    until = instant(breach.until, utc_offset)
+    needed = span(breach.required or timedelta(0))
+    if breach.kind is RestKind.MAIN_EVENT:
+        return (
+            f"the play-off starts at least {needed} after the last main-event game of any "
+            f"play-off player{cite(breach.rule)}: not before {until}"
+        )
+    if breach.kind is RestKind.CHIEF_ARBITER_TIME:
+        if breach.postponed:
+            return f"the chief arbiter postponed it to {until}"
+        return f"the chief arbiter set its start for {until}"
+    what = "not less than" if breach.kind is RestKind.MINIMUM_INTERVAL else "if possible at least"
+    return (
+        f"{what} {needed} between a player's games{cite(breach.rule)}: not before {until}, "
+        f"the previous game having ended at {instant(breach.since, utc_offset)}"
+    )
