@@ -1,57 +1,6 @@
 """Lots, coin tosses and cuts of cards that nobody can dispute.
 
-Commit, then reveal
-    1. The service draws a secret seed (``secrets.token_bytes(32)``, outside this
-       package) and publishes :func:`commit` of it together with the public
-       description of the draw: its kind, purpose and the candidates in order
-       (:func:`announce`).
-    2. Optionally, after that publication, the players add *contributions*
-       (any strings: numbers they chose, a coin call). Nobody who knew the seed
-       could have known them, and nobody who chose them knew the seed, so neither
-       side can steer the outcome.
-    3. The seed is revealed (:func:`reveal`); the outcome follows from the seed and
-       the public description alone, so anyone can recompute it (:func:`verify`).
-
-Commitment
-    ``commit(seed)`` is the lowercase hex SHA-256 of
-    ``b"playoff-lots/v1/commit\\x00" + seed``. A seed has at least 16 bytes, so
-    the hash cannot be inverted by trying seeds.
-
-Outcome stream
-    The description is the UTF-8 of the JSON object ``{"candidates": [...],
-    "contributions": [...], "kind": "...", "purpose": "..."}`` written with
-    sorted keys, separators ``,`` and ``:``, and ``\\uXXXX`` escapes for every
-    non-ASCII character (Python's ``json.dumps(..., sort_keys=True,
-    separators=(",", ":"), ensure_ascii=True)``). Block ``i`` (0, 1, 2...) is
-    ``HMAC-SHA256(key=seed, msg=b"playoff-lots/v1/draw\\x00" + description +
-    i.to_bytes(4, "big"))``; the stream is blocks 0, 1, 2... concatenated and read
-    as unsigned 64-bit big-endian words.
-
-Uniform integers
-    ``uniform(n)`` (``0 <= value < n``) takes the next word ``x`` and returns
-    ``x % n`` when ``x < 2**64 - (2**64 % n)``; otherwise it rejects ``x`` and
-    takes the next word (rejection sampling: no value is favoured).
-
-The draws
-    * ``order``: Fisher-Yates on the candidates as listed: for ``i`` from
-      ``n - 1`` down to 1, ``j = uniform(i + 1)``, swap items ``i`` and ``j``.
-      The first of the result is drawn first (e.g. the best seed among players
-      still tied after GCT 2015 reg. 4 (d) ii).
-    * ``game-one-colours`` (GCT 2015 regs. 6-9: "Lots shall be drawn to decide
-      which player has White in the first game"): ``uniform(2)``; 0 gives White to
-      the first candidate.
-    * ``coin-toss`` (GCT 2015 reg. 10 c): candidates are the caller then the
-      opponent; ``uniform(2)``: 0 is heads, 1 tails. The face does not depend on
-      the call; the caller wins when the face is the call. The winner of the
-      toss has the choice of colour.
-    * ``cut-of-cards`` (EBU 143.7.1): the 52 cards in their ranking order (the
-      2 of clubs first, the ace of spades last); each candidate in turn takes
-      the card at ``uniform(number of cards left)`` from the cards left, in that
-      order (without replacement). See :class:`Card` for the ranking.
-
-A draw made by hand (a real coin, a real pack) is recorded as a
-:class:`PhysicalDraw`: the arbiter enters the outcome, and the record says it was
-physical, by whom, and before whom.
+Design notes: docs/rules-notes.md (Lots, tosses and cuts).
 """
 
 from __future__ import annotations

@@ -1,43 +1,6 @@
 """Extra boards for a tied bridge knock-out match (EBU White Book 143.2).
 
-143.2.1 (two teams)
-    "The number of extra boards shall be one-eighth of the scheduled number of
-    boards in the match as a whole (minimum of two boards: any fraction to be
-    rounded upwards)": ``max(2, ceil(scheduled / 8))``, played "in a single
-    stanza with no seating rights"; "if the teams are still tied, the procedure
-    shall be repeated".
-
-143.2.1 Exception (Hubert Phillips Bowl, mixed pivot teams)
-    * 30- or 48-board stage: six extra boards in three stanzas of two,
-      "changing partners in the usual way after each such stanza (captains must
-      continue to play at the same table)".
-    * 60-board stage: nine extra boards in three stanzas of three. The text says
-      nothing of partners there. Policy: partners change after each stanza as in
-      the 30/48-board stages. The event is a pivot teams event, where changing
-      partners between stanzas is "the usual way", and splitting nine boards into
-      three stanzas has no other purpose; the plan's ``note`` says so.
-    * Any other stage length of the event: the standard rule.
-    * The stage is ``stage_boards`` when given, else ``scheduled``: the exception
-      is chosen by the stage, the standard rule counts the match's scheduled boards.
-    * Seating rights: none, as for every extra-board stanza of 143.2.1.
-    * Partner changes are listed after *every* stanza of the set, the last one
-      included: they apply when play goes on, so a repeated set starts with the
-      next partnership of the rotation.
-
-143.2.2 (three teams, a triangle)
-    "one-eighth of the scheduled number for that mini-match (minimum of 2
-    boards)" between the two teams still tied; the text gives no rounding, so
-    fractions are rounded upwards as in 143.2.1. Repeated while tied. The IMPs
-    against the third team are irrelevant.
-
-Scoring a set (:func:`stanza_outcome`)
-    The IMPs given are those of the *current set* of extra boards (all its
-    stanzas so far), not of the match. A set of several stanzas (the Hubert
-    Phillips Bowl) is one tie-break: a lead after an inner stanza decides
-    nothing, and the set is played out. If the teams are tied after the last
-    stanza of a set, "the procedure shall be repeated": the whole set again
-    (six boards in three stanzas of two, or nine in three of three), with the
-    IMPs counted afresh.
+Design notes: docs/rules-notes.md (Extra boards (EBU 143.2)).
 """
 
 from __future__ import annotations

@@ -1,37 +1,6 @@
 """A play-off format as data: who meets whom, and how each match is played.
 
-A format is what a regulation prescribes once the tiebreaks have seeded the
-tied players (``Regulation.playoff(standings)``):
-
-- **brackets**, per number of tied players: rounds of matches whose two sides
-  are a seed or the winner of an earlier match (a bye has one side); or a
-  **knock-out** rule that builds the seeded bracket of the next power of two
-  for a range of player counts;
-- **match formats**: one or more **stages** of games (how many, the time
-  control, how colours are settled), then a **decider** for a match still
-  level: an Armageddon game (its times, increment from move N, draw odds), or
-  sudden-death games repeated until one is won, or a drawing of lots;
-- **breaks**: before the play-off, between games, between stages.
-
-Everything here is a frozen value with no behaviour but reading itself, except
-the deciders: each says, through the hooks of :class:`DeciderRules`, which games
-it adds to a level match, how their colours are settled, what a game's result
-decides and in which words, so that nothing else asks which decider it is. The
-builder (:mod:`playoff_formats.builders.format`) turns a format and seeds into
-a :class:`~playoff_formats.playoff.Playoff`, and the play-off's transitions read
-each match's format to know which games exist and what they mean.
-
-Colours within a stage alternate from its first game. How the first game's
-colours are settled (:class:`ColourRule`):
-
-- ``lots`` and ``new-drawing``: drawn by lots before the stage's first game (the
-  same drawing; ``new-drawing`` says that an earlier drawing does not carry
-  over, as the FIDE World Cup words it);
-- ``alternate``: the opposite of the last game played before the stage;
-- ``reversed``: the stage replays the previous stage's colours reversed (its
-  first game has the colours of the previous stage's first game, swapped).
-
-The first stage is always drawn: nothing comes before it.
+Design notes: docs/rules-notes.md (Formats and deciders).
 """
 
 from __future__ import annotations

@@ -1,45 +1,6 @@
 """Reader of FIDE Tournament Report Files (TRF16 and TRF-2026).
 
-Text in, objects out: :func:`parse_trf` turns the text of a TRF into an
-:class:`~playoff_formats.model.IndividualEvent`; :func:`parse_trf_document` also
-returns the tournament header (name, dates, arbiter, time control, round dates).
-:func:`read_trf` gives the same event as plain data (:class:`TrfEvent`), which
-the standings read as they read the model, without loading pydantic: that costs
-more than reading and ranking a large Swiss.
-
-The file is refused whole, with a 1-based line and column and a reason, when it
-cannot be read exactly. Policies chosen where the standard leaves room:
-
-* Player id: the starting rank without leading zeros (``"1"``, ``"2"``...).
-  A rating of ``0`` or blank means unrated (``rating=None``).
-* Each game appears on both players' lines. One :class:`Game` is built per
-  pairing, with White the player whose colour is ``w``. The two lines must agree
-  on the opponent, the colours and the result; otherwise the file is refused.
-  A forfeit may have the colour ``-`` on both lines; White is then the player
-  with the lower starting rank.
-* ``W``, ``D`` and ``L`` (a game that lasted less than one move) give a played
-  game with ``rated=False``. Forfeits ``+``/``-`` give ``+/-``, ``-/+`` or, when
-  both lines say ``-``, ``-/-``.
-* With no opponent (``0000`` or blanks): ``H`` is a half-point bye, ``F`` and
-  ``+`` a full-point bye, ``U`` a pairing-allocated bye, and ``Z``, ``-`` or a
-  blank result a zero-point bye (a known absence). A colour written next to a
-  bye is ignored. Blank rounds up to the last round in which anybody has a
-  result, including the rounds a short line leaves out, are zero-point byes.
-* TRF-2026 bye records (``240``) give a bye to a player whose round is blank on
-  his ``001`` line, and must agree with it otherwise.
-* The points column (81-84) must equal the score the round results give (a win,
-  a forfeit win, a full-point or pairing-allocated bye count 1; a draw or a
-  half-point bye ½); a blank points column is not checked.
-* Records this service cannot represent are refused with a reason: a ``162``
-  scoring system other than the default 1/½/0, and ``299`` abnormal points.
-  Every other record (``022``... ``222``, ``013``, ``310``, ``XXR``, ``DAT``,
-  national rating lines, comments ``###``, blank lines) is accepted, and those
-  the header holds are kept there. A header date that cannot be read is kept
-  as ``None``; the header is informative and never refuses a file. The start
-  date (``042``) is also the event's, for the edition of the FIDE tie-break
-  rules in force (:mod:`playoff_formats.tiebreaks.editions`).
-* CRLF or CR line endings and a UTF-8 byte order mark are accepted. Tabs are
-  refused in player lines, whose fields sit at fixed columns.
+Design notes: docs/rules-notes.md (Reading TRF).
 """
 
 from __future__ import annotations

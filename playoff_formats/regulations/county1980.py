@@ -1,35 +1,6 @@
 """County team ties (adopted June 1980): rules 1 to 7, by elimination.
 
-The league table ranks teams by match points: 2 for a win, 1 for a draw, a
-match being won on game points. Teams level on match points are separated by
-eliminating from the bottom, never by picking the top team directly:
-
-* Rules 1, 2 and 3 decide the matches among the tied teams, match by match and
-  cumulatively: rule 1 on game points; the matches rule 1 leaves drawn, on board
-  count (rule 2, the lower count wins); the matches still drawn, for the team
-  that *lost* the lowest decisive board (rule 3). After each rule the match
-  points of those matches are counted, and the procedure stops as soon as some
-  team has fewer than another: the team (or teams) with the fewest is
-  eliminated.
-* Only when rules 1-3 have no effect are the matches amalgamated: rule 4
-  eliminates the lowest game-point difference, rule 5 the highest board-count
-  difference (own count minus the opponents'), rule 6 the team that won the
-  lowest decisive board, rule 7 the fewest location points (2 for each match
-  played on the opponents' ground, 1 for each on neutral ground).
-* After any elimination the procedure returns to rule 1 with the eliminated
-  teams' matches disregarded. Teams eliminated together have their own tie
-  resolved afresh from rule 1 among themselves.
-* A tie that survives rule 7 needs a play-off.
-
-Policies where the text is silent:
-
-* Rule 6 is read as written: it looks only at the lowest decisive board of all the
-  matches among the tied teams. When every tied team won a game on that board,
-  none did worse than another, so the rule has no effect and rule 7 decides;
-  there is no count-back to a higher board, a step the text does not have.
-* Example III speaks of "board 17" in a 16-board match (8-8). It is read as a
-  slip for the last board, 16; rule 3 is never reached in that example, so the
-  outcome does not depend on it.
+Design notes: docs/rules-notes.md (County team ties (1980)).
 """
 
 from __future__ import annotations

@@ -1,58 +1,6 @@
 """EBU White Book 143.2.2: a three-team knock-out group (a triangle).
 
-Three teams play one mini-match against each of the others, scored by IMPs
-(given ``imps``, or added up from each board's net score). A mini-match is won
-on IMPs; equal IMPs is a drawn match.
-
-* Teams are ranked on wins, a drawn match counting as half a win.
-* "If each team wins one match and loses one match, or all matches are drawn,
-  net IMPs over the series will determine the ranking list": net IMPs are the
-  IMPs a team scored minus those it conceded, over both its mini-matches.
-* "If, as a result, one team is excluded from the tie (by virtue of either
-  clearly winning or losing it), but the other two teams remain tied", the
-  result of the match between those two ranks them.
-* "If two teams draw a match, and are tied for either top place or bottom
-  place" (1½, 1½, 0 or 2, ½, ½ wins), their match cannot rank them, and the
-  tie is split only when it is necessary, by extra boards between the two:
-  one-eighth of the scheduled boards of that mini-match, at least 2, rounded
-  up as in 143.2.1 (the text gives no rounding), repeated while they remain
-  tied (``builders.stanzas.triangle_extra_boards``). "The IMPs won/lost
-  against the third team of the group are totally irrelevant": net IMPs are
-  not used for two teams tied in this way.
-
-When a split is necessary (parameters of the regulation, both inputs):
-
-* ``qualifiers`` (1 or 2; the registered default is 1): the tie must be split
-  when the last qualifying place falls inside it, i.e. some but not all of the
-  tied teams qualify. "It may not be necessary to split the tie (as when two
-  teams qualify and are tied for top place, or as when only one team
-  qualifies and they are the undisputed winners anyway)".
-* ``next_round_depends_on_order`` (default False): "If next round opponents
-  are dependent upon the exact rankings within a triangle, then this is
-  defined as being a necessary circumstance": a tie between teams that all
-  qualify must then be split too. The order of teams that do not qualify
-  never decides an opponent, so a tie among them stays unsplit.
-
-A tie that need not be split is left as it is: the teams share the rank, are
-listed in ``unresolved``, and the explanation says why nothing is played. A
-tie that must be split is reported in the explanation (who plays, how many
-boards) and its teams are ``Standings.playoff``; each row's
-``tiebreaks["extra_boards"]`` is the number of extra boards that team plays in
-one set (0 when none are needed or the scheduled boards are not given).
-
-Policies where the text is silent:
-
-* Three teams still level on net IMPs (always the case when all three matches
-  were drawn, since every net is then 0): the given text does not say what
-  follows. Policy: when the split is necessary, extra boards are played among
-  all three (each pair one-eighth of its mini-match, at least 2), which is the
-  rule of the EBU's published 143.2.2 for this case; all three are in
-  ``playoff``.
-* Two teams left tied after net IMPs are ranked by their match even when the
-  split is not necessary ("should it still be necessary" is read as "if a
-  drawn match leaves them tied"), since doing so costs nothing; a drawn match
-  between them is treated like any other drawn tie above.
-* The standings' ``score`` is the number of wins.
+Design notes: docs/rules-notes.md (EBU 143.2.2: the triangle).
 """
 
 from __future__ import annotations

@@ -1,98 +1,6 @@
 """EBU White Book 143.7: splitting a tie in a bridge team event scored by VPs.
 
-Teams are ranked on their total score: victory points (VPs), each match's VPs
-being given (``vps``) or computed from its IMP margin on the WBF 2013
-continuous scale (``scoring.victory_points``), the IMP margin being given
-(``imps``) or added up from the boards (``scoring.imps`` of each board's net
-score). Given totals are used as given (they may carry adjustments; the JSON
-reader checks given IMPs against the boards). A match given by VPs alone has
-no IMPs, and the tests that need them say so instead of guessing. Teams level
-on score are split by 143.7, rule by rule:
-
-143.7.1, two teams
-    (a) The result of their match: VPs, then, if level, the Basic method (the
-        IMPs of that match). Teams that met more than once are compared on all
-        their matches added together.
-    (b) Tie-break points: the sum of the final scores of the opponents a team
-        actually played, each opponent counted once however often it was met.
-        Never in an all-play-all event: the event is all-play-all when every
-        pair of teams met at least once.
-    (c) (An event scored by VPs only.) The Basic method over every board of the
-        stage: the IMP difference (IMPs scored minus IMPs conceded, all
-        matches).
-    (d) Point-a-board count-back: each team scores 1, ½ or 0 for each board,
-        won, drawn or lost by the Basic method against its own opponents (by
-        IMPs: a 10-point difference is 0 IMPs, so a draw); the totals are
-        compared. It compares results "on the same boards", so it needs
-        duplicated boards. Assumption: board *n* of every match of the same
-        round is the same deal, and the count is taken over the boards (round,
-        number) that every tied team played. The regulation parameter
-        ``duplicated_boards=False`` says the boards were dealt at each table
-        (a Swiss teams whose boards are dealt each round): (d) is then not
-        applied. It is not applied either when a tied team's boards cannot be
-        identified (two matches in one round) or no board is common to them.
-    (e)/(f) Still tied: the tie stays unresolved, and where it must be broken
-        (a trophy that cannot be shared, a qualifying place) it needs a draw,
-        a cut of cards by the captains. This regulation never makes that draw:
-        the teams share the rank, are listed in ``unresolved``, each of their
-        rows has ``tiebreaks["draw"] = "needs a draw (cut of cards, 143.7.1)"``,
-        and the explanation and a "143.7.1 (e)/(f)" step say so. They are not
-        put in ``Standings.playoff``: a cut of cards is not a play-off.
-
-    The supplied text does not print the letters; they follow the order of
-    its paragraphs and its own cross-reference "143.7.1 (b) to (f)", and match
-    the EBU's published 143.7.1 for (a) to (d) (whose (e) is the unresolved
-    tie and its ballot, here (e)/(f)).
-
-    The lettered text and its worked example disagree: the example inserts,
-    third, "how many wins and draws in Victory Points each team had" (a draw a
-    half-win) between the match IMPs and the tie-break points. An arbiter
-    follows the rule, not the illustration, so the default omits that test;
-    ``wins_and_draws=True`` inserts it where the example puts it (labelled
-    "143.7.1 example, third test"), for conditions of contest that follow the
-    example. The example's own tie is not broken by it ("six each"), so both
-    readings agree on it. 143.6.2: teams that played different numbers of
-    matches are compared on the percentage of matches won.
-
-143.7.2, three or more teams who all played each other
-    (1) The final scores (VPs) they obtained against each other; (2) the team,
-    if any, that beat every other on the Basic method (IMPs) head-on is first
-    (teams that met more than once: their matches added together);
-    (3) the Basic scores among them: the IMP difference in their matches
-    against each other; then 143.7.1 (b) to (f) applied to the group.
-
-143.7.3, three or more teams who did not all play each other
-    143.7.1 (b) to (f) applied to the group.
-
-Smaller ties (a policy, the text being silent): whenever a test separates some
-of the tied teams but not all, every smaller group left tied starts the whole
-procedure again, among themselves only: two teams from 143.7.1 (a), three or
-more from 143.7.2 or 143.7.3 as they did or did not all meet. A group only ever
-restarts smaller, so the procedure ends.
-
-A test that cannot be applied (the teams never met; (b) in an all-play-all; a
-match given by VPs alone, without IMPs, for an IMP test; (d) without the same
-boards) is recorded as a step that says why, and the next test is tried.
-
-Pachabo (``ebu-143.7-pachabo``, the text's second worked example)
-    Each match is scored in HPs (10 a match) from its boards: a point-a-board
-    element of 6 HPs, shared in proportion to the boards won (a board won by
-    any positive net score counts 1, a drawn board ½: 6 × board points ÷
-    boards), and an aggregate element of 4 HPs to the team that won the
-    aggregate (the sum of the net scores) by 10 points or more, 2-2 when the
-    aggregate is level. No EBU text of the HP scale could be found; this
-    reading of "six HPs" and "four HPs" is documented here and kept exact
-    (fractions of an HP are not rounded).
-    143.7.1 (a) is then: the match HPs; the point-a-board element ("more
-    significant"); the aggregate element (won by 10 points or more). With HPs
-    computed as above the aggregate element can never separate teams level on
-    both match HPs and the point-a-board element (the HPs are their sum), but
-    it is applied as the text says. (b) as above, on HPs. (c) is for events
-    scored by VPs: not applied. (d) judges a board won, drawn or lost on its
-    point-a-board score (any positive net score wins it). In 143.7.2 the Basic
-    and Final methods are the same in an event not scored by VPs (143.5.1):
-    (2) "defeated" is a match won on HPs, then the point-a-board element, then
-    the aggregate, as in (a); (3) would repeat (1) and is not applied.
+Design notes: docs/rules-notes.md (EBU 143.7: split ties).
 """
 
 from __future__ import annotations
@@ -104,28 +12,23 @@ from itertools import combinations
 from typing import ClassVar
 
 from playoff_formats.errors import PlayoffError
-from playoff_formats.model import TeamEvent, TeamMatch
+from playoff_formats.model import TeamEvent
+from playoff_formats.regulations.bridge_matches import (
+    PACHABO_AGGREGATE_MARGIN,
+    Board,
+    BridgeMatch,
+    pachabo_match,
+    vp_match,
+)
 from playoff_formats.regulations.kinds import TEAM_BRIDGE, EventKind
-from playoff_formats.scoring import board_a_match, board_result_by_imps, imps, victory_points
 from playoff_formats.standings import StandingRow, Standings, split_ties
 from playoff_formats.tiebreaks.core import Step, Value
 from playoff_formats.tiebreaks.words import join, number, ordinal, places, points
 
-Board = tuple[int, int]
-"""A deal: (round, board number). Board n of every match of a round is the same deal."""
-
-PACHABO_POINT_A_BOARD_HPS = Fraction(6)
-PACHABO_AGGREGATE_HPS = Fraction(4)
-PACHABO_AGGREGATE_MARGIN = 10
 NEEDS_A_DRAW = "needs a draw (cut of cards, 143.7.1)"
 
 _DRAW_LABEL = "143.7.1 (e)/(f)"
 _EXAMPLE_LABEL = "143.7.1 example, third test"
-
-
-def _exact(value: float) -> Fraction:
-    """A given total (a float from JSON) as the decimal it was written as."""
-    return Fraction(repr(float(value)))
 
 
 def _num(value: Fraction | float) -> str:
@@ -135,135 +38,6 @@ def _num(value: Fraction | float) -> str:
 def _signed(value: Fraction | float) -> str:
     text = _num(value)
     return f"+{text}" if value > 0 else text
-
-
-@dataclass(frozen=True)
-class BridgeMatch:
-    """One bridge team match seen from both sides (index 0 home, 1 away).
-
-    ``final`` is the score of the event (VPs, or HPs for the Pachabo);
-    ``imps`` the IMPs each side scored (None when only VPs were given);
-    ``board_points`` the home side's 1, ½ or 0 on each board by the Basic
-    method (None without per-board scores); ``point_a_board`` and
-    ``aggregate`` the Pachabo elements (HPs of the point-a-board element; the
-    home side's aggregate in points).
-    """
-
-    match: TeamMatch
-    number: int
-    final: tuple[Fraction, Fraction]
-    imps: tuple[Fraction, Fraction] | None
-    board_points: tuple[float, ...] | None
-    point_a_board: tuple[Fraction, Fraction] | None = None
-    aggregate: int | None = None
-
-    @property
-    def teams(self) -> tuple[str, str]:
-        return (self.match.home, self.match.away)
-
-    def side(self, team: str) -> int:
-        return 0 if team == self.match.home else 1
-
-    def opponent(self, team: str) -> str:
-        return self.match.away if team == self.match.home else self.match.home
-
-    def involves(self, teams: frozenset[str]) -> bool:
-        return self.match.home in teams and self.match.away in teams
-
-    def final_of(self, team: str) -> Fraction:
-        return self.final[self.side(team)]
-
-    def imp_margin_of(self, team: str) -> Fraction | None:
-        if self.imps is None:
-            return None
-        s = self.side(team)
-        return self.imps[s] - self.imps[1 - s]
-
-    def imps_of(self, team: str) -> Fraction | None:
-        return None if self.imps is None else self.imps[self.side(team)]
-
-    def pab_of(self, team: str) -> Fraction:
-        assert self.point_a_board is not None
-        return self.point_a_board[self.side(team)]
-
-    def aggregate_of(self, team: str) -> int:
-        assert self.aggregate is not None
-        return self.aggregate if self.side(team) == 0 else -self.aggregate
-
-
-def _board_imps(match: TeamMatch) -> tuple[Fraction, Fraction] | None:
-    if match.imps is not None:
-        return (_exact(match.imps[0]), _exact(match.imps[1]))
-    nets = match.bridge_boards
-    if not nets:
-        return None
-    per_board = [imps(net) for net in nets]
-    return (
-        Fraction(sum(i for i in per_board if i > 0)),
-        Fraction(-sum(i for i in per_board if i < 0)),
-    )
-
-
-def vp_match(match: TeamMatch, number: int) -> BridgeMatch:
-    """A match of an event scored by VPs: given VPs, or VPs from the IMP margin."""
-    if not match.is_bridge:
-        raise PlayoffError(f"match {number}: EBU 143.7 is a bridge regulation; this is chess")
-    pair = _board_imps(match)
-    nets = match.bridge_boards
-    if match.vps is not None:
-        final = (_exact(match.vps[0]), _exact(match.vps[1]))
-    else:
-        where = f"match {number} (round {match.round}, {match.home} v {match.away})"
-        if pair is None:
-            raise PlayoffError(f"{where}: give the boards, the imps or the vps")
-        margin = pair[0] - pair[1]
-        if margin.denominator != 1:
-            raise PlayoffError(
-                f"{where}: an IMP margin of {_num(margin)} has no VPs on the WBF scale; "
-                "give the vps"
-            )
-        boards = len(nets) or match.board_count
-        if not boards:
-            raise PlayoffError(f"{where}: give the boards, the board_count or the vps")
-        home, _ = victory_points(int(margin), boards)
-        hundredths = round(home * 100)
-        final = (Fraction(hundredths, 100), Fraction(2000 - hundredths, 100))
-    board_points = tuple(board_result_by_imps(net) for net in nets) if nets else None
-    return BridgeMatch(
-        match=match, number=number, final=final, imps=pair, board_points=board_points
-    )
-
-
-def pachabo_match(match: TeamMatch, number: int) -> BridgeMatch:
-    """A Pachabo match: 6 HPs point-a-board element plus 4 HPs aggregate element."""
-    where = f"match {number} (round {match.round}, {match.home} v {match.away})"
-    if not match.is_bridge:
-        raise PlayoffError(f"{where}: the Pachabo is a bridge event; this is chess")
-    nets = match.bridge_boards
-    if not nets:
-        raise PlayoffError(f"{where}: Pachabo HPs come from the boards; give each board's score")
-    if match.vps is not None:
-        raise PlayoffError(f"{where}: a Pachabo match is scored in HPs from its boards, not VPs")
-    won = Fraction(sum(board_a_match(net) for net in nets))
-    pab_home = PACHABO_POINT_A_BOARD_HPS * won / len(nets)
-    aggregate = sum(nets)
-    if aggregate >= PACHABO_AGGREGATE_MARGIN:
-        agg_home = PACHABO_AGGREGATE_HPS
-    elif aggregate <= -PACHABO_AGGREGATE_MARGIN:
-        agg_home = Fraction(0)
-    else:
-        agg_home = PACHABO_AGGREGATE_HPS / 2
-    total = PACHABO_POINT_A_BOARD_HPS + PACHABO_AGGREGATE_HPS
-    home = pab_home + agg_home
-    return BridgeMatch(
-        match=match,
-        number=number,
-        final=(home, total - home),
-        imps=_board_imps(match),
-        board_points=tuple(board_a_match(net) for net in nets),
-        point_a_board=(pab_home, PACHABO_POINT_A_BOARD_HPS - pab_home),
-        aggregate=aggregate,
-    )
 
 
 @dataclass(frozen=True)

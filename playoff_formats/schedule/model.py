@@ -5,6 +5,7 @@ Every instant is timezone-aware; durations are :class:`~datetime.timedelta`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Self
@@ -14,6 +15,8 @@ from pydantic import AwareDatetime, Field, model_validator
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Frozen
 from playoff_formats.schedule.overrides import Overrides, TimeControlChange
+from playoff_formats.schedule.reasons import Problem
+from playoff_formats.schedule.words import problem as problem_words
 
 __all__ = [
     "Actuals",
@@ -36,7 +39,15 @@ UnitId = tuple[int, int]
 
 
 class PlanError(PlayoffError):
-    """Inputs that cannot be planned (HTTP 422): the reason says what to fix."""
+    """Inputs that cannot be planned (HTTP 422): the problem says what to fix.
+
+    ``problem`` is the reason as data; the sentence names the players by
+    ``names`` (the constraints' names), as every sentence of the planner does.
+    """
+
+    def __init__(self, problem: Problem, names: Mapping[str, str] | None = None) -> None:
+        self.problem = problem
+        super().__init__(problem_words(problem, names or {}))
 
 
 # --- inputs ---------------------------------------------------------------------

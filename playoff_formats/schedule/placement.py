@@ -1,7 +1,7 @@
 """The engine: units placed in time, intervals chosen, and a shortened time
 control proposed when the deadline is missed.
 
-The policies it applies are those of :mod:`playoff_formats.schedule`.
+The policies it applies: docs/rules-notes.md (The schedule planner).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
-from playoff_formats.phrase import and_list
+from playoff_formats.phrase import Player
 from playoff_formats.playoff import Playoff
 from playoff_formats.schedule.model import (
     Actuals,
@@ -29,8 +29,16 @@ from playoff_formats.schedule.model import (
     UnitStatus,
 )
 from playoff_formats.schedule.overrides import PinnedStart, Postponement, TimeControlChange
+from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind
 from playoff_formats.schedule.units import Unit, playoff_units, stanza_units, winner_key
-from playoff_formats.schedule.words import adjective, cite, instant, span
+from playoff_formats.schedule.words import (
+    adjective,
+    cite,
+    instant,
+    main_event_bound,
+    notice,
+    span,
+)
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = ["SHORTER_TIME_CONTROLS", "plan_playoff", "plan_stanzas", "plan_units"]
@@ -52,7 +60,7 @@ def plan_playoff(
     now: datetime | None = None,
     candidates: Sequence[TimeControl] = SHORTER_TIME_CONTROLS,
 ) -> Plan:
-    """The schedule of a chess play-off, under the policies of :mod:`playoff_formats.schedule`."""
+    """The schedule of a chess play-off, under the planner's policies."""
     actuals = actuals or Actuals()
     units = playoff_units(playoff, constraints, actuals)
     participants = [p.id for p in sorted(playoff.participants, key=lambda p: p.seed)]
@@ -74,7 +82,7 @@ def plan_stanzas(
     """The schedule of bridge extra-board stanzas."""
     actuals = actuals or Actuals()
     if actuals.overrides.time_controls:
-        raise PlanError("bridge stanzas have no time control to change")
+        raise PlanError(Problem(ProblemKind.BRIDGE_TIME_CONTROL))
     units = stanza_units(stanzas, constraints)
     teams: list[str] = []
     for s in sorted(stanzas, key=lambda s: (s.round, s.match, s.stanza)):
@@ -118,7 +126,7 @@ class _Context:
     pins: Mapping[UnitId, PinnedStart]
     postponements: tuple[Postponement, ...]
     now: datetime | None
-    warnings: tuple[str, ...]
+    warnings: tuple[Notice, ...]
 
     @property
     def deadline(self) -> datetime | None:
@@ -149,7 +157,7 @@ class _Gap:
 class _Pass:
     placed: tuple[_Placed, ...]
     gaps: tuple[_Gap, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[Notice, ...]
 
     @property
     def finish(self) -> datetime:
@@ -163,66 +171,53 @@ def _context(
     actuals: Actuals,
     now: datetime | None,
 ) -> _Context:
-    when = partial(instant, utc_offset=constraints.utc_offset)
     if not units:
-        raise PlanError("there is nothing to place")
+        raise PlanError(Problem(ProblemKind.NOTHING_TO_PLACE))
     if now is not None and now.utcoffset() is None:
-        raise PlanError("now must be timezone-aware")
+        raise PlanError(Problem(ProblemKind.NAIVE_NOW))
     _check_units(units)
     ids = {u.id for u in units}
     matches = {u.match for u in units}
     for a in actuals.games:
         if (a.match, a.game) not in ids:
             raise PlanError(
-                f"actual times are given for game {a.game} of match {a.match}, "
-                "which the plan does not have"
+                Problem(ProblemKind.ACTUAL_FOR_UNKNOWN_GAME, match=a.match, game=a.game)
             )
     for p in actuals.overrides.pins:
         if (p.match, p.game) not in ids:
-            raise PlanError(
-                f"a start is pinned for game {p.game} of match {p.match}, "
-                "which the plan does not have"
-            )
+            raise PlanError(Problem(ProblemKind.PIN_FOR_UNKNOWN_GAME, match=p.match, game=p.game))
     for pp in actuals.overrides.postponements:
         if pp.match is not None and pp.match not in matches:
-            raise PlanError(f"a postponement names match {pp.match}, which the plan does not have")
+            raise PlanError(Problem(ProblemKind.POSTPONEMENT_FOR_UNKNOWN_MATCH, match=pp.match))
         if pp.match is not None and pp.game is not None and (pp.match, pp.game) not in ids:
             raise PlanError(
-                f"a postponement names game {pp.game} of match {pp.match}, "
-                "which the plan does not have"
+                Problem(ProblemKind.POSTPONEMENT_FOR_UNKNOWN_GAME, match=pp.match, game=pp.game)
             )
 
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     rule = constraints.rule
     known = {
         p: constraints.main_event_ended[p]
         for p in participants
         if p in constraints.main_event_ended
     }
-    unknown = [p for p in participants if p not in known]
-    whose = and_list(constraints.names.get(p, p) for p in unknown)
+    unknown = tuple(Player(p) for p in participants if p not in known)
     if unknown and constraints.not_before is None:
         raise PlanError(
-            f"the end of the last main-event game of {whose} is unknown: give it, "
-            "or an earliest start (not_before), so that the break after the main event can "
-            "be kept"
+            Problem(ProblemKind.MAIN_EVENT_END_UNKNOWN, players=unknown), constraints.names
         )
     if unknown:
-        warnings.append(
-            f"the end of the last main-event game of {whose} is unknown: the "
-            f"play-off starts no earlier than the organiser's earliest start, "
-            f"{when(constraints.not_before)}"
-        )
+        warnings.append(Notice(
+            NoticeKind.MAIN_EVENT_END_UNKNOWN, players=unknown, at=constraints.not_before
+        ))
     bounds: list[tuple[datetime, str]] = []
     main_break: Break | None = None
     brk = constraints.break_after_main_event
     if known:
         latest = max(known.values())
-        last = [p for p in participants if known.get(p) == latest]
-        text = (
-            f"the {adjective(brk)} break after the main event{cite(rule)}: the last "
-            f"main-event game of a play-off player "
-            f"({and_list(constraints.names.get(p, p) for p in last)}) ended at {when(latest)}"
+        last = [Player(p) for p in participants if known.get(p) == latest]
+        text = main_event_bound(
+            brk, rule, last, latest, constraints.names, constraints.utc_offset
         )
         bounds.append((latest + brk, text))
         main_break = Break(
@@ -254,13 +249,16 @@ def _check_units(units: Sequence[Unit]) -> None:
     seen: set[UnitId] = set()
     for u in units:
         if u.id in seen:
-            raise PlanError(f"{u.describe} appears twice")
+            raise PlanError(Problem(
+                ProblemKind.UNIT_TWICE, match=u.match, game=u.number,
+                stanza=u.kind is UnitKind.STANZA,
+            ))
         missing = [d for d in u.after if d not in seen]
         if missing:
-            raise PlanError(
-                f"{u.describe} depends on game {missing[0][1]} of match {missing[0][0]}, "
-                "which is not placed before it"
-            )
+            raise PlanError(Problem(
+                ProblemKind.UNIT_BEFORE_ITS_DEPENDENCY, match=u.match, game=u.number,
+                stanza=u.kind is UnitKind.STANZA, after=missing[0],
+            ))
         seen.add(u.id)
 
 
@@ -330,7 +328,7 @@ def _run(
     ends: dict[UnitId, datetime] = {}
     placed: list[_Placed] = []
     gaps: list[_Gap] = []
-    warnings: list[str] = []
+    warnings: list[Notice] = []
     for u in units:
         prevs = [(e, free[e.key]) for e in u.entrants if e.key in free]
         plural = "stanzas" if u.kind is UnitKind.STANZA else "games"
@@ -405,11 +403,11 @@ def _run(
                         f"{pin.words(when(pin.start))}, moved to the earliest legal time: "
                         f"{legal_text}"
                     )
-                    warnings.append(
-                        f"the arbiter's start {when(pin.start)} for {u.describe} is earlier "
-                        f"than allowed by {legal_text}; it is planned at {when(legal)}, the "
-                        "earliest legal time"
-                    )
+                    warnings.append(Notice(
+                        NoticeKind.PIN_TOO_EARLY, match=u.match, game=u.number,
+                        stanza=u.kind is UnitKind.STANZA, asked=pin.start, at=legal,
+                        because=legal_text,
+                    ))
                 for e, (prev_end, _) in prevs:
                     gaps.append(
                         _Gap(
@@ -446,9 +444,10 @@ def _run(
             status = UnitStatus.PLANNED
             if u.has_result:
                 status = UnitStatus.PLAYED
-                warnings.append(
-                    f"{u.describe} has a result but no recorded times: its times are estimated"
-                )
+                warnings.append(Notice(
+                    NoticeKind.RESULT_WITHOUT_TIMES, match=u.match, game=u.number,
+                    stanza=u.kind is UnitKind.STANZA,
+                ))
         if u.tentative and actual is None:
             when_played = u.tentative_note or "played only if the match is level after two games"
             reason = (
@@ -514,7 +513,10 @@ def _assemble(best: _Pass, ctx: _Context, proposal: Proposal | None) -> Plan:
         fits=fits,
         overrun=overrun,
         proposal=proposal,
-        warnings=ctx.warnings + best.warnings,
+        warnings=tuple(
+            notice(w, ctx.constraints.names, ctx.constraints.utc_offset)
+            for w in ctx.warnings + best.warnings
+        ),
     )
 
 

@@ -16,32 +16,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from enum import StrEnum
+from typing import Any
 
 from playoff_formats.model import Frozen
 from playoff_formats.schedule.model import Constraints
 from playoff_formats.schedule.overrides import Overrides
-from playoff_formats.schedule.words import instant, span
+from playoff_formats.schedule.reasons import RestKind
+from playoff_formats.schedule.words import rest_breach
 
 __all__ = ["RestBreach", "RestKind", "rest_breaches"]
 
 
-class RestKind(StrEnum):
-    MAIN_EVENT = "main-event-break"
-    MINIMUM_INTERVAL = "minimum-interval"
-    PREFERRED_INTERVAL = "preferred-interval"
-    CHIEF_ARBITER_TIME = "chief-arbiter-time"
-    """Not a rest: a start the chief arbiter moved or postponed to a later time."""
-
-
 class RestBreach(Frozen):
-    """A start earlier than a rest allows: until when, and why in words."""
+    """A start earlier than a rest allows: until when, and why (as data, and in
+    words by :func:`playoff_formats.schedule.words.rest_breach`)."""
 
     kind: RestKind
     binding: bool
     """A rule (refused without the chief arbiter's override), not a preference."""
     until: datetime
     """The earliest start the rest allows."""
+    required: timedelta | None = None
+    """The rest owed (none for the chief arbiter's own time)."""
+    since: datetime | None = None
+    """The end of the previous game, for an interval between games."""
+    rule: str = ""
+    """The rule cited."""
+    postponed: bool = False
+    """For the chief arbiter's time: a postponement, not a moved start."""
     text: str
 
 
@@ -60,38 +62,28 @@ def rest_breaches(
     cited in the words ("GCT 2015 reg. 5").
     """
     breaches: list[RestBreach] = []
-    cite = f" ({rule})" if rule else ""
+    offset = constraints.utc_offset
     ended = constraints.main_event_ended
     if ended and constraints.break_after_main_event > timedelta(0):
         last = max(ended.values())
         until = last + constraints.break_after_main_event
         if at < until:
-            breaches.append(RestBreach(
+            breaches.append(_worded(
                 kind=RestKind.MAIN_EVENT, binding=True, until=until,
-                text=(
-                    f"the play-off starts at least {span(constraints.break_after_main_event)} "
-                    f"after the last main-event game of any play-off player{cite}: "
-                    f"not before {instant(until, constraints.utc_offset)}"
-                ),
+                required=constraints.break_after_main_event, rule=rule, utc_offset=offset,
             ))
     ends = [previous_end[player] for player in players if player in previous_end]
     if ends:
         latest = max(ends)
         rested = at - latest
-        for kind, needed, binding, what in (
-            (RestKind.MINIMUM_INTERVAL, constraints.min_interval, True, "not less than"),
-            (RestKind.PREFERRED_INTERVAL, constraints.preferred_interval, False,
-             "if possible at least"),
+        for kind, needed, binding in (
+            (RestKind.MINIMUM_INTERVAL, constraints.min_interval, True),
+            (RestKind.PREFERRED_INTERVAL, constraints.preferred_interval, False),
         ):
             if rested < needed:
-                until = latest + needed
-                breaches.append(RestBreach(
-                    kind=kind, binding=binding, until=until,
-                    text=(
-                        f"{what} {span(needed)} between a player's games{cite}: "
-                        f"not before {instant(until, constraints.utc_offset)}, the previous "
-                        f"game having ended at {instant(latest, constraints.utc_offset)}"
-                    ),
+                breaches.append(_worded(
+                    kind=kind, binding=binding, until=latest + needed, required=needed,
+                    since=latest, rule=rule, utc_offset=offset,
                 ))
                 break  # the minimum broken says enough; the preference is the lesser rule
     return tuple(breaches)
@@ -106,18 +98,20 @@ def chief_time_breaches(
     breaches: list[RestBreach] = []
     for pin in overrides.pins:
         if (pin.match, pin.game) == (match, game) and at < pin.start:
-            breaches.append(RestBreach(
+            breaches.append(_worded(
                 kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=pin.start,
-                text=f"the chief arbiter set its start for {instant(pin.start, utc_offset)}",
+                utc_offset=utc_offset,
             ))
     for later in overrides.postponements:
         applies = later.match in (None, match) and later.game in (None, game)
         if applies and at < later.not_before:
-            breaches.append(RestBreach(
+            breaches.append(_worded(
                 kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=later.not_before,
-                text=(
-                    f"the chief arbiter postponed it to "
-                    f"{instant(later.not_before, utc_offset)}"
-                ),
+                postponed=True, utc_offset=utc_offset,
             ))
     return tuple(breaches)
+
+
+def _worded(*, utc_offset: timedelta, **data: Any) -> RestBreach:
+    breach = RestBreach(**data, text="")
+    return breach.model_copy(update={"text": rest_breach(breach, utc_offset)})

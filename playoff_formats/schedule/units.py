@@ -21,7 +21,8 @@ from playoff_formats.schedule.model import (
     UnitId,
     UnitKind,
 )
-from playoff_formats.schedule.words import plain_number, span
+from playoff_formats.schedule.reasons import Problem, ProblemKind
+from playoff_formats.schedule.words import plain_number, span, unit
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
@@ -95,8 +96,7 @@ class Unit(Frozen):
 
     @property
     def describe(self) -> str:
-        what = "stanza" if self.kind is UnitKind.STANZA else "game"
-        return f"{what} {self.number} of match {self.match}"
+        return unit(self.match, self.number, stanza=self.kind is UnitKind.STANZA)
 
 
 def playoff_units(
@@ -117,10 +117,7 @@ def playoff_units(
     for change in overrides.time_controls:
         unknown = [m for m in change.matches if m not in playable]
         if unknown:
-            raise PlanError(
-                f"a time control change names match {unknown[0]}, which is not a played match "
-                "of this play-off"
-            )
+            raise PlanError(Problem(ProblemKind.CHANGE_FOR_UNKNOWN_MATCH, match=unknown[0]))
     started = {(a.match, a.game): a.started_at for a in actuals.games}
     stage_rank = {s.id: i for i, s in enumerate(sorted(playoff.stages, key=lambda s: s.id))}
     order = sorted(playoff.matches, key=lambda m: (stage_rank[m.stage], m.round, m.number, m.id))
@@ -195,17 +192,17 @@ def stanza_units(stanzas: Sequence[StanzaToPlace], constraints: Constraints) -> 
     """The units of bridge stanzas: ``boards x minutes_per_board`` each, the
     stanzas of a match one after the other, rounds in ascending order."""
     if not stanzas:
-        raise PlanError("there is no stanza to place")
+        raise PlanError(Problem(ProblemKind.NO_STANZA))
     ids = [(s.match, s.stanza) for s in stanzas]
     if len(set(ids)) != len(ids):
-        raise PlanError("a stanza of a match is listed twice")
+        raise PlanError(Problem(ProblemKind.STANZA_TWICE))
     per_match: dict[int, StanzaToPlace] = {}
     for s in stanzas:
         first = per_match.setdefault(s.match, s)
         if set(first.teams) != set(s.teams) or s.teams[0] == s.teams[1]:
-            raise PlanError(f"the stanzas of match {s.match} must be played by the same two teams")
+            raise PlanError(Problem(ProblemKind.STANZA_TEAMS, match=s.match))
         if first.round != s.round:
-            raise PlanError(f"the stanzas of match {s.match} must be in the same round")
+            raise PlanError(Problem(ProblemKind.STANZA_ROUND, match=s.match))
     order = sorted(stanzas, key=lambda s: (s.round, s.match, s.stanza))
     units: list[Unit] = []
     last_of_round: dict[int, dict[int, UnitId]] = {}
@@ -260,7 +257,7 @@ def stanzas_from_plan(
     """The stanzas of ``sets`` sets of extra boards; every set after the first
     is tentative (it is played only if the teams are still tied)."""
     if sets < 1:
-        raise PlanError("at least one set of extra boards")
+        raise PlanError(Problem(ProblemKind.NO_SET))
     out: list[StanzaToPlace] = []
     number = first_stanza
     for index in range(sets):

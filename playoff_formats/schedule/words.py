@@ -1,14 +1,37 @@
-"""How the schedule words instants, spans, citations and numbers in its reasons.
+"""How the schedule words its reasons: instants, spans, citations, numbers, and
+the planner's problems and notices (:mod:`playoff_formats.schedule.reasons`).
 
 Reasons and warnings are read by arbiters, so an instant keeps only the
-precision it has and a span is said the way a hall announcement says it.
+precision it has, a span is said the way a hall announcement says it, and a
+player is named, never shown by id.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
-__all__ = ["adjective", "cite", "instant", "local", "plain_number", "span"]
+from playoff_formats.phrase import Player, and_list
+from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind, RestKind
+
+if TYPE_CHECKING:  # the rests' module words its breaches here
+    from playoff_formats.schedule.rest import RestBreach
+
+__all__ = [
+    "adjective",
+    "cite",
+    "instant",
+    "local",
+    "main_event_bound",
+    "notice",
+    "plain_number",
+    "players",
+    "problem",
+    "rest_breach",
+    "span",
+    "unit",
+]
 
 
 def cite(rule: str) -> str:
@@ -60,3 +83,115 @@ def adjective(delta: timedelta) -> str:
 def plain_number(value: float) -> str:
     """``8`` rather than ``8.0``; ``7.5`` stays."""
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def unit(match: int, number: int, *, stanza: bool = False) -> str:
+    """``game 2 of match 1``, ``stanza 3 of match 1``."""
+    return f"{'stanza' if stanza else 'game'} {number} of match {match}"
+
+
+def players(who: Sequence[Player], names: Mapping[str, str]) -> str:
+    """``Abdusattorov, Nodirbek and Sindarov, Javokhir``: each by name (by id when unnamed)."""
+    return and_list(names.get(p.id, p.id) for p in who)
+
+
+def main_event_bound(
+    rest: timedelta,
+    rule: str,
+    last: Sequence[Player],
+    ended: datetime,
+    names: Mapping[str, str],
+    utc_offset: timedelta,
+) -> str:
+    """Why nothing starts earlier: the break after the main event, and whose game ended last."""
+    return (
+        f"the {adjective(rest)} break after the main event{cite(rule)}: the last "
+        f"main-event game of a play-off player ({players(last, names)}) ended at "
+        f"{instant(ended, utc_offset)}"
+    )
+
+
+def problem(about: Problem, names: Mapping[str, str]) -> str:
+    """Why the planner refuses its inputs, in words."""
+    kind, match, game = about.kind, about.match, about.game
+    missing = "which the plan does not have"
+    if kind is ProblemKind.NOTHING_TO_PLACE:
+        return "there is nothing to place"
+    if kind is ProblemKind.NO_STANZA:
+        return "there is no stanza to place"
+    if kind is ProblemKind.NO_SET:
+        return "at least one set of extra boards"
+    if kind is ProblemKind.NAIVE_NOW:
+        return "now must be timezone-aware"
+    if kind is ProblemKind.MAIN_EVENT_END_UNKNOWN:
+        return (
+            f"the end of the last main-event game of {players(about.players, names)} is "
+            "unknown: give it, or an earliest start (not_before), so that the break after "
+            "the main event can be kept"
+        )
+    if kind is ProblemKind.ACTUAL_FOR_UNKNOWN_GAME:
+        return f"actual times are given for game {game} of match {match}, {missing}"
+    if kind is ProblemKind.PIN_FOR_UNKNOWN_GAME:
+        return f"a start is pinned for game {game} of match {match}, {missing}"
+    if kind is ProblemKind.POSTPONEMENT_FOR_UNKNOWN_MATCH:
+        return f"a postponement names match {match}, {missing}"
+    if kind is ProblemKind.POSTPONEMENT_FOR_UNKNOWN_GAME:
+        return f"a postponement names game {game} of match {match}, {missing}"
+    if kind is ProblemKind.CHANGE_FOR_UNKNOWN_MATCH:
+        return (
+            f"a time control change names match {match}, which is not a played match "
+            "of this play-off"
+        )
+    if kind is ProblemKind.BRIDGE_TIME_CONTROL:
+        return "bridge stanzas have no time control to change"
+    if kind is ProblemKind.UNIT_TWICE:
+        return f"{unit(match or 0, game or 0, stanza=about.stanza)} appears twice"
+    if kind is ProblemKind.UNIT_BEFORE_ITS_DEPENDENCY:
+        before = about.after or (0, 0)
+        return (
+            f"{unit(match or 0, game or 0, stanza=about.stanza)} depends on game "
+            f"{before[1]} of match {before[0]}, which is not placed before it"
+        )
+    if kind is ProblemKind.STANZA_TWICE:
+        return "a stanza of a match is listed twice"
+    if kind is ProblemKind.STANZA_TEAMS:
+        return f"the stanzas of match {match} must be played by the same two teams"
+    return f"the stanzas of match {match} must be in the same round"
+
+
+def notice(about: Notice, names: Mapping[str, str], utc_offset: timedelta) -> str:
+    """A warning of the plan, in words."""
+    if about.kind is NoticeKind.MAIN_EVENT_END_UNKNOWN:
+        return (
+            f"the end of the last main-event game of {players(about.players, names)} is "
+            "unknown: the play-off starts no earlier than the organiser's earliest start, "
+            f"{instant(about.at, utc_offset)}"
+        )
+    what = unit(about.match or 0, about.game or 0, stanza=about.stanza)
+    if about.kind is NoticeKind.PIN_TOO_EARLY:
+        return (
+            f"the arbiter's start {instant(about.asked, utc_offset)} for {what} is earlier "
+            f"than allowed by {about.because}; it is planned at "
+            f"{instant(about.at, utc_offset)}, the earliest legal time"
+        )
+    return f"{what} has a result but no recorded times: its times are estimated"
+
+
+def rest_breach(breach: RestBreach, utc_offset: timedelta) -> str:
+    """Why a start is too early for the rest owed, and from when it may be."""
+    until = instant(breach.until, utc_offset)
+    needed = span(breach.required or timedelta(0))
+    if breach.kind is RestKind.MAIN_EVENT:
+        return (
+            f"the play-off starts at least {needed} after the last main-event game of any "
+            f"play-off player{cite(breach.rule)}: not before {until}"
+        )
+    if breach.kind is RestKind.CHIEF_ARBITER_TIME:
+        if breach.postponed:
+            return f"the chief arbiter postponed it to {until}"
+        return f"the chief arbiter set its start for {until}"
+    what = "not less than" if breach.kind is RestKind.MINIMUM_INTERVAL else "if possible at least"
+    return (
+        f"{what} {needed} between a player's games{cite(breach.rule)}: not before {until}, "
+        f"the previous game having ended at {instant(breach.since, utc_offset)}"
+    )

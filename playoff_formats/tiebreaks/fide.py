@@ -1,35 +1,6 @@
 """FIDE tie-breaks (Handbook C.07, Play-Off and Tie-Break Regulations), by code.
 
-Two editions are implemented (:mod:`playoff_formats.tiebreaks.editions`): the
-one in force from 1 April 2024 and the one in force from 1 March 2026
-(approved by the FIDE Council on 2 February 2026), chosen by the event's start
-date unless the regulation names one. The 2026 text keeps the 2024 article
-numbers; what changed for the criteria here is the cap on the dummy opponent of
-Art. 16.4 (16.4.1 and 16.4.2), the note to Art. 8 that Buchholz must not be
-used in round robins, and the exceptions of Art. 15.2 for forfeits in round
-robins. The handbook page itself was not at hand when this was written: the
-rules below come from sources that quote it, and every value is compared with
-FIDE's reference engine on generated events (``tests/support/gacrux.py``).
-
-Unplayed rounds are treated in one of two ways, chosen by ``pairing``:
-
-* ``"swiss"``: C.07 Art. 16 (unplayed rounds management in Swiss tournaments).
-  A round without a game or a bye is an absence, scored zero. Art. 16.1.2: the
-  voluntarily unplayed rounds (VUR) are half-point and zero-point byes,
-  absences and forfeit losses. Art. 16.2: the categories are 16.2.1 a
-  pairing-allocated or full-point bye, 16.2.2 a forfeit win, 16.2.3 a VUR bye
-  followed later by a round the participant was available for, 16.2.4 a
-  forfeit loss, 16.2.5 a VUR bye after which the participant was never again
-  available. Art. 16.3: an opponent's score, as their opponents' tie-breaks
-  see it, counts 16.2.5 rounds as draws and every other round as scored.
-  Art. 16.4: each of a participant's own unplayed rounds counts as a game
-  against a dummy whose score is the participant's own; in the 2026 edition not
-  more than the scheduled opponent's adjusted score for forfeits (16.4.1), nor
-  more than a draw times the number of rounds for the others (16.4.2). Art.
-  16.5.1: a cut takes a VUR contribution first.
-* ``"round-robin"``: C.07 Art. 15.2 (pre-determined pairings). Forfeits are
-  regular games, except that a forfeit loss stays unplayed in the Type B
-  criteria (Art. 7: WON, BPG, BWG). A round without an opponent adds nothing.
+Design notes: docs/rules-notes.md (FIDE tie-breaks).
 """
 
 from __future__ import annotations

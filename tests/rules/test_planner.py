@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from playoff_formats.builders.gct import gct2015_playoff
 from playoff_formats.builders.stanzas import extra_boards
 from playoff_formats.model import Result
+from playoff_formats.phrase import Player
 from playoff_formats.playoff import Playoff, record_result, set_game_one_colours, start_match
 from playoff_formats.schedule import (
     Actuals,
@@ -29,6 +30,8 @@ from playoff_formats.schedule import (
     Plan,
     PlanError,
     Postponement,
+    Problem,
+    ProblemKind,
     StanzaToPlace,
     TimeControlChange,
     UnitKind,
@@ -117,6 +120,46 @@ def test_unknown_main_event_end_without_not_before_is_refused() -> None:
     c = Constraints(main_event_ended={"p1": at(18, 10), "x": at(18, 20)})
     with pytest.raises(PlanError, match="p2 is unknown"):
         plan_playoff(gct2015_playoff(seeds(2)), c)
+
+
+def test_a_plan_refused_for_unknown_main_event_ends_names_the_players_and_keeps_them_as_data(
+) -> None:
+    c = Constraints(
+        main_event_ended={"p1": at(18, 10)},
+        names={"p2": "Sindarov, Javokhir", "p3": "Abdusattorov, Nodirbek"},
+    )
+    with pytest.raises(PlanError) as refused:
+        plan_playoff(gct2015_playoff(seeds(3)), c)
+    assert refused.value.problem == Problem(
+        ProblemKind.MAIN_EVENT_END_UNKNOWN, players=(Player("p2"), Player("p3"))
+    )
+    assert str(refused.value).startswith(
+        "the end of the last main-event game of Sindarov, Javokhir and Abdusattorov, "
+        "Nodirbek is unknown"
+    )
+    assert "p2" not in str(refused.value)
+
+
+def test_the_plans_warnings_name_the_players_whose_main_event_end_is_unknown() -> None:
+    c = Constraints(
+        main_event_ended={"p1": at(18, 10)}, not_before=at(19, 30),
+        names={"p1": "Praggnanandhaa R", "p2": "Sindarov, Javokhir"}, utc_offset=timedelta(hours=5),
+    )
+    plan = plan_playoff(gct2015_playoff(seeds(2)), c)
+    assert plan.warnings == (
+        "the end of the last main-event game of Sindarov, Javokhir is unknown: the play-off "
+        "starts no earlier than the organiser's earliest start, 00:30",
+    )
+
+
+def test_a_plan_refused_for_a_pin_on_a_game_it_does_not_have_says_which_game() -> None:
+    pinned = Actuals(overrides=Overrides(pins=(PinnedStart(match=1, game=7, start=at(20, 0)),)))
+    with pytest.raises(PlanError) as refused:
+        plan_playoff(gct2015_playoff(seeds(2)), Constraints(main_event_ended=ended(2)), pinned)
+    assert refused.value.problem == Problem(ProblemKind.PIN_FOR_UNKNOWN_GAME, match=1, game=7)
+    assert str(refused.value) == (
+        "a start is pinned for game 7 of match 1, which the plan does not have"
+    )
 
 
 # --- two players: game length from the time control, 10-minute intervals ----------------
