@@ -43,16 +43,31 @@ _FOLDING = (
     "playoff_formats.scoring",
     "playoff_formats.timecontrol",
 )
-"""The modules whose code decides what a folded state is."""
+"""The modules (and packages, with all their modules) whose code decides what a
+folded state is."""
+
+
+def folding_files() -> list[Path]:
+    """The source files of the modules that decide a folded state.
+
+    A package counts with every module in it: a change to any of them (a transition
+    of the bracket, an event's fold) makes older snapshots stale.
+    """
+    files: list[Path] = []
+    for name in _FOLDING:
+        module = importlib.import_module(name)
+        source = Path(str(module.__file__))
+        package = hasattr(module, "__path__")
+        files.extend(sorted(source.parent.rglob("*.py")) if package else [source])
+    return files
 
 
 def _version() -> str:
     digest = hashlib.sha256()
     digest.update(f"{platform.python_version()} {pydantic.VERSION}".encode())
-    for name in _FOLDING:
-        module = importlib.import_module(name)
-        digest.update(name.encode())
-        digest.update(Path(str(module.__file__)).read_bytes())
+    for path in folding_files():
+        digest.update(f"{path.parent.name}/{path.name}".encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:32]
 
 

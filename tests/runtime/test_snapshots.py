@@ -166,3 +166,13 @@ def test_the_service_keeps_snapshots_when_it_stops_and_starts_from_them(
         state = server.service.playoff(playoff_id)
         assert state.clocks[(1, 1)].white_moves == 3
     first.close()
+
+
+def test_a_change_to_any_module_of_the_bracket_makes_older_snapshots_stale() -> None:
+    """The snapshots' version covers every module that folds, packages included: the
+    bracket's transitions and derivation live in modules of their own."""
+    names = {f"{path.parent.name}/{path.name}" for path in snapshots.folding_files()}
+    assert {"playoff/transitions.py", "playoff/derivation.py", "playoff/model.py"} <= names
+    assert "playoff_formats/clock.py" in {
+        f"{path.parent.name}/{path.name}" for path in snapshots.folding_files()
+    }
