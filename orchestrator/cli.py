@@ -754,12 +754,9 @@ class Money:
         self.currency = (currency or "").strip()
 
     def __call__(self, amount: Fraction | float) -> str:
-        figure = f"{float(amount):,.2f}" if self.cents else f"{round(float(amount)):,}"
-        if not self.currency:
-            return figure
-        if self.currency.isalpha():
-            return f"{self.currency} {figure}"
-        return f"{self.currency}{figure}"
+        from playoff_formats.words import money
+
+        return money(amount, self.currency, cents=self.cents)
 
 
 # The notes word amounts as plain decimals (100000.0); shown here as the table shows them.

@@ -32,7 +32,7 @@ from orchestrator.state import PlayoffState
 from orchestrator.timesource import TimeSource
 from orchestrator.views import ViewContext, arbiter_view, clock_view, hall_view, playoff_view
 from playoff_formats.errors import PlayoffError
-from playoff_formats.placings import final_placings
+from playoff_formats.placings import Awards, final_placings
 from playoff_formats.playoff import champion
 from playoff_formats.schedule import Plan
 
@@ -390,11 +390,10 @@ class Hub:
             error = None
         except (PlayoffError, ValueError) as exc:
             plan, error = None, str(exc.args[0]) if exc.args else str(exc)
-        placings = None
+        placings: Awards | None = None
         if state.playoff is not None and champion(state.playoff) is not None:
             standings = self.service.standings(state.event_id)
-            decided = final_placings(standings, state.playoff, state.prizes, state.points)
-            placings = decided.to_json()
+            placings = final_placings(standings, state.playoff, state.prizes, state.points)
         return ViewContext(
             now=now, server_ms=server_ms, plan=plan, plan_error=error, placings=placings,
             previous_plan=cached.plan if cached is not None else None,

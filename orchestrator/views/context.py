@@ -8,6 +8,7 @@ from typing import Any
 
 from orchestrator.commands import Context
 from orchestrator.state import PlayoffState
+from playoff_formats.placings import Awards
 from playoff_formats.schedule import Plan
 
 __all__ = ["ViewContext"]
@@ -21,7 +22,7 @@ class ViewContext:
     server_ms: int
     plan: Plan | None
     plan_error: str | None = None
-    placings: dict[str, Any] | None = None
+    placings: Awards | None = None
     """The final placings (places, prize money, points), once the play-off is decided."""
     previous_plan: Plan | None = None
     """The schedule as the previous view of this play-off showed it (to say what moved)."""

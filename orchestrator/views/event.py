@@ -25,6 +25,7 @@ from orchestrator.state import EventState
 from playoff_formats.foresight import DRAW_RATES, Foresight, PendingGame
 from playoff_formats.model import IndividualEvent
 from playoff_formats.values import Result
+from playoff_formats.words import result_written
 
 __all__ = [
     "EventHallView",
@@ -184,7 +185,7 @@ def _result_control(
         Result.DRAW: f"{white} draws with {black}",
         Result.BLACK_WINS: f"{black} beats {white}",
     }[result]
-    label = "½-½" if result is Result.DRAW else result.value
+    label = result_written(result)
     return ResultControl(
         label=label,
         request=Request(

@@ -24,6 +24,7 @@ from playoff_formats.formats.model import (
     PlayoffFormat,
 )
 from playoff_formats.playoff import Match, Playoff, Round, Slot, Stage, new_playoff
+from playoff_formats.words import count
 
 __all__ = ["bracket_for", "bracket_json", "build_playoff", "knockout_bracket", "ladder_json"]
 
@@ -99,14 +100,10 @@ def bracket_for(format: PlayoffFormat, n: int, *, generic: bool = False) -> Brac
 
 def _generic_words(plays: MatchFormat) -> str:
     stage = plays.stages[0]
-    words = f"{stage.time_control} {_count_word(stage.games)}-game matches"
+    words = f"{stage.time_control} {count(stage.games)}-game matches"
     if plays.decider is not None:
         words += f", {plays.decider.name}"
     return words
-
-
-def _count_word(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three", 4: "four", 6: "six"}.get(n, str(n))
 
 
 def _match(format: PlayoffFormat, spec: BracketMatch, round_number: int, number: int) -> Match:

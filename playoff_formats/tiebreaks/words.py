@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from playoff_formats.words import number as number
+
 _ORDINALS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
     "tenth",
@@ -29,13 +31,6 @@ def points(value: float) -> str:
     if abs(value - whole - 0.5) < 1e-9:
         return "½" if whole == 0 else f"{whole}½"
     return f"{value:g}"
-
-
-def number(value: float) -> str:
-    """A tiebreak number without spurious decimals: ``25.25``, ``22.5``, ``4``."""
-    if value == int(value):
-        return str(int(value))
-    return f"{round(value, 4):g}"
 
 
 def join(names: Sequence[str]) -> str:

@@ -856,7 +856,7 @@ def words(view: dict[str, Any]) -> list[str]:
 
 
 def test_short_names_are_family_names_unless_two_players_share_one() -> None:
-    from orchestrator.views.hall import _short_names
+    from orchestrator.views.hall import short_names as _short_names
 
     assert _short_names({
         "1": "Abdusattorov, Nodirbek", "2": "Praggnanandhaa R", "3": "Wei Yi",
@@ -868,7 +868,7 @@ def test_short_names_are_family_names_unless_two_players_share_one() -> None:
 
 
 def test_money_has_thousands_separators_and_the_currency_only_when_there_is_one() -> None:
-    from orchestrator.views.hall import _money
+    from playoff_formats.words import money as _money
 
     assert [_money(100000), _money(33333.33), _money(None), _money("40000")] == [
         "100,000", "33,333.33", "", "40,000"
