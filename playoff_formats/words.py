@@ -91,12 +91,12 @@ def number(value: float) -> str:
 
 _NUMBERS = {
     1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten",
+    8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve",
 }
 
 
 def count(n: int) -> str:
-    """A small count in words (``one`` to ``ten``), a larger one in figures."""
+    """A small count in words (``one`` to ``twelve``), a larger one in figures."""
     return _NUMBERS.get(n, str(n))
 
 

@@ -10,14 +10,13 @@ from pydantic import PlainSerializer, PlainValidator, WithJsonSchema, model_vali
 from playoff_formats.formats.model import DecisionMethod
 from playoff_formats.model import Frozen, Result
 from playoff_formats.phrase import Phrase, Player
+from playoff_formats.words import points
 
 __all__ = [
     "MatchDecision",
     "MatchScore",
     "PhraseData",
     "PlayerPoints",
-    "number_words",
-    "points_words",
 ]
 
 
@@ -129,7 +128,7 @@ class MatchScore(Frozen):
 
     def points_text(self, dash: str = "–") -> str:
         """``1½–½``: the points alone, in this score's order of players."""
-        return dash.join(points_words(side.points) for side in self.sides)
+        return dash.join(points(side.points) for side in self.sides)
 
     def text(self, names: Mapping[str, str]) -> str:
         """``Praggnanandhaa R 1½–½ Sindarov, Javokhir``: the names beside their points."""
@@ -139,17 +138,3 @@ class MatchScore(Frozen):
 
 
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-            8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
-
-
-def number_words(n: int) -> str:
-    return _NUMBERS.get(n, str(n))
-
-
-
-def points_words(points: float) -> str:
-    whole = int(points)
-    if points - whole == 0.5:
-        return f"{whole}½" if whole else "½"
-    return str(whole)

@@ -22,10 +22,9 @@ from playoff_formats.playoff.decision import (
     MatchDecision,
     MatchScore,
     PlayerPoints,
-    number_words,
-    points_words,
 )
 from playoff_formats.playoff.model import Game, Match, MatchStatus, Playoff, game_number
+from playoff_formats.words import count, points
 
 __all__ = [
     "champion",
@@ -263,11 +262,11 @@ def _decide(
             method=DecisionMethod.REGULAR_GAMES,
             score=(pw, pl),
             words=phrase(Player(w), " beat ", Player(lo),
-                         f" {points_words(pw)}-{points_words(pl)} over {_over(rules, regular)}."),
+                         f" {points(pw)}-{points(pl)} over {_over(rules, regular)}."),
         )
     if len(regular) < rules.regular_games:
         return None
-    level = f"Level {points_words(pa)}-{points_words(pb)} after {number_words(len(regular))} games"
+    level = f"Level {points(pa)}-{points(pb)} after {count(len(regular))} games"
     decider = rules.decider
     if decider is None:
         return None
@@ -308,9 +307,9 @@ def _over(rules: MatchFormat, regular: list[Game]) -> str:
     """The games a decision counts, in words: 'the two regular games', '4 games
     (Rapid 25+10, Rapid 10+10)'."""
     if len(rules.stages) == 1:
-        return f"the {number_words(len(regular))} regular games"
+        return f"the {count(len(regular))} regular games"
     names = [s.name for f, s in rules.stage_starts() if f <= len(regular)]
-    return f"{number_words(len(regular))} games ({', '.join(names)})"
+    return f"{count(len(regular))} games ({', '.join(names)})"
 
 
 def _bye(player: str) -> MatchDecision:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from playoff_formats.formats.model import GameKind, MatchFormat
 from playoff_formats.model import Result
 from playoff_formats.phrase import Phrase, Player, phrase
-from playoff_formats.playoff.decision import number_words
 from playoff_formats.playoff.model import Game, Match, MatchStatus, Playoff, TransitionError
+from playoff_formats.words import count
 
 __all__ = [
     "check_colours_set",
@@ -64,11 +64,11 @@ def existing_game(playoff: Playoff, match: Match, number: int) -> Game:
     elif place is None and number == rules.decider_number and rules.decider is None:
         reason = (
             f"game {number} would be a decider game, which exists only when the match is "
-            f"level after {number_words(rules.regular_games)} games: this match has no decider"
+            f"level after {count(rules.regular_games)} games: this match has no decider"
         )
     elif place is None:
         decider = rules.decider
-        games = f"{number_words(rules.regular_games)}-game match"
+        games = f"{count(rules.regular_games)}-game match"
         if decider is not None and decider.has_game(0) and not decider.has_game(1):
             follows = (
                 f"only {_article(decider.name)} {decider.name} game (game "
@@ -91,7 +91,7 @@ def why_no_game(playoff: Playoff, match: Match, number: int) -> Phrase:
         if place.first:
             return phrase(
                 f"game {number} would be the {decider_name(rules)} game, which exists only "
-                f"when the match is level after {number_words(rules.regular_games)} games: ",
+                f"when the match is level after {count(rules.regular_games)} games: ",
                 why_no_decider(playoff, match),
             )
         return phrase(
@@ -126,8 +126,8 @@ def _no_decider(playoff: Playoff, match: Match) -> tuple[str | Phrase, ...]:
     if pending or None in match.players or len(games) < n:
         if n == 2:
             return ("the two regular games have not both been played",)
-        return (f"the {number_words(n)} regular games have not all been played",)
-    return (f"the match is not level after {number_words(n)} games",)
+        return (f"the {count(n)} regular games have not all been played",)
+    return (f"the match is not level after {count(n)} games",)
 
 
 def check_colours_set(playoff: Playoff, match: Match, game: Game) -> None:
