@@ -29,14 +29,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.api import admin, pages, ws
 from orchestrator.api.routes import complete_openapi, error_responses, problems, router
-from orchestrator.bus import Bus, InProcessBus, SharedBus
-from orchestrator.clocks import FlagTimers
-from orchestrator.computations import Computations
-from orchestrator.errors import ServiceError
-from orchestrator.hub import Hub
-from orchestrator.leader import Leadership
-from orchestrator.scheduler import PlayoffScheduler
-from orchestrator.service import Service, new_id
+from orchestrator.core.bus import Bus, InProcessBus, SharedBus
+from orchestrator.core.computations import Computations
+from orchestrator.core.errors import ServiceError
+from orchestrator.core.service import Service, new_id
+from orchestrator.core.timesource import SystemTime, TimeSource
+from orchestrator.core.words import error_words
+from orchestrator.runtime.clocks import FlagTimers
+from orchestrator.runtime.hub import Hub
+from orchestrator.runtime.leader import Leadership
+from orchestrator.runtime.scheduler import PlayoffScheduler
 from orchestrator.settings import Settings
 from orchestrator.store import (
     AsyncEventLog,
@@ -45,9 +47,7 @@ from orchestrator.store import (
     SqliteEventStore,
     StoreUnavailableError,
 )
-from orchestrator.timesource import SystemTime, TimeSource
 from orchestrator.views.start import api_address_page, wants_a_page
-from orchestrator.words import error_words
 from playoff_formats.errors import InputError, PlayoffError
 
 STORE_WAIT_S = 5.0
@@ -385,7 +385,7 @@ def _open_log(settings: Settings) -> AsyncEventLog:
 def _bus_of(settings: Settings) -> Bus:
     if settings.redis_url is None:
         return InProcessBus()
-    from orchestrator.redis_bus import RedisBus
+    from orchestrator.runtime.redis_bus import RedisBus
 
     return RedisBus(settings.redis_url, reconcile_s=settings.reconcile_s)
 

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.events import uzchess_json
 from tests.server import RunningServer, running_server
 

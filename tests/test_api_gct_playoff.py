@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.server import running_server
 
 DATA = Path(__file__).parent / "data" / "uzchess-cup-masters-2025.json"

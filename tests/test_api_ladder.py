@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 
 from clients.python.client import PlayoffClient
-from orchestrator.files import read_playoff_format
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.files import read_playoff_format
+from orchestrator.core.timesource import ManualTime
 from tests.events import uzchess_json
 from tests.ladder import ANAND, GIRI, LADDER, world_cup_json
 from tests.server import RunningServer, running_server

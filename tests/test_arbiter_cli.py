@@ -15,8 +15,8 @@ import httpx
 from typer.testing import CliRunner
 
 from clients.python.cli import app
-from orchestrator.demo import demo_event_at
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.demo import demo_event_at
+from orchestrator.core.timesource import ManualTime
 from tests.cli import Run
 from tests.server import RunningServer, running_server
 

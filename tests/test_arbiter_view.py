@@ -24,13 +24,13 @@ from typing import Any
 
 import pytest
 
-from orchestrator.commands import parse_command
-from orchestrator.creation import PlayoffOptions
-from orchestrator.errors import Conflict
-from orchestrator.hub import Hub, ViewKind
-from orchestrator.service import Service
+from orchestrator.core.commands import parse_command
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.errors import Conflict
+from orchestrator.core.service import Service
+from orchestrator.core.timesource import ManualTime
+from orchestrator.runtime.hub import Hub, ViewKind
 from orchestrator.store import AsyncEventStore, SqliteEventStore
-from orchestrator.timesource import ManualTime
 from orchestrator.views import arbiter_view, view_schemas
 from orchestrator.views.arbiter import ArbiterView
 from playoff_formats.io.json_event import parse_event

@@ -20,9 +20,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from orchestrator.commands import FallFlag
-from orchestrator.creation import PlayoffOptions
-from orchestrator.events import PlayoffEvent
+from orchestrator.core.commands import FallFlag
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.events import PlayoffEvent
 from playoff_formats.io.json_event import parse_event
 from tests.events import uzchess_json
 from tests.test_arbiter_view import (

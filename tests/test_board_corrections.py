@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.server import running_server
 from tests.test_ws_streams import ws_answer
 

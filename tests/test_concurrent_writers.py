@@ -16,8 +16,8 @@ from typing import Any
 
 import httpx
 
+from orchestrator.core.timesource import ManualTime
 from orchestrator.store import SqliteEventStore
-from orchestrator.timesource import ManualTime
 from tests.events import uzchess_json
 from tests.server import running_server, service_process
 from tests.test_restart import kill

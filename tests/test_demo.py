@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from orchestrator.demo import DemoRefused, demo_event_at, prepare_demo
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.demo import DemoRefused, demo_event_at, prepare_demo
+from orchestrator.core.timesource import ManualTime
 from tests.browser import browser
 from tests.cli import ROOT, playoff_process, unwrapped
 from tests.server import free_port, running_server
@@ -344,7 +344,7 @@ def test_the_readme_resumes_the_log_that_make_demo_writes() -> None:
     resume = re.findall(r"^\.venv/bin/playoff serve --db (\S+)", readme, flags=re.M)
     assert resume == [db.group(1)]
     # The command the README gives is the one the demo prints for that log.
-    from orchestrator.cli import resume_command
+    from orchestrator.cli.main import resume_command
 
     assert resume_command(Path(db.group(1)), "127.0.0.1", 8000).endswith(
         f"playoff serve --db {db.group(1)}"

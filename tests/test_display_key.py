@@ -25,7 +25,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 
 from websockets.sync.client import connect
 
-from orchestrator.cli import RedactSecrets
+from orchestrator.cli.main import RedactSecrets
 from tests.browser import browser
 from tests.events import uzchess_json
 from tests.server import free_port

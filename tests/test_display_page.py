@@ -30,7 +30,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright")
 
 from clients.python.client import PlayoffClient
-from orchestrator.timesource import SystemTime
+from orchestrator.core.timesource import SystemTime
 from orchestrator.views.hall import STANZA_DUE
 from tests.browser import browser, save_screenshot
 from tests.events import uzchess_json

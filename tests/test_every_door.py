@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.commands import client_commands
-from orchestrator.timesource import ManualTime
+from orchestrator.core.commands import client_commands
+from orchestrator.core.timesource import ManualTime
 from tests.server import RunningServer, running_server
 from tests.test_arbiter_cli import arbiter
 from tests.test_ws_streams import Setup, make_playoff, ws_answer

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.server import running_server
 
 DATA = Path(__file__).parent / "data"

@@ -12,7 +12,7 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.server import running_server
 from tests.test_arbiter_cli import arbiter
 from tests.test_ws_streams import make_playoff, ws_answer

@@ -49,9 +49,9 @@ def test_no_layer_imports_what_is_above_it(package: str, forbidden: set[str]) ->
 def test_the_rules_commands_do_not_load_the_service() -> None:
     """`playoff standings` has no business loading the web service."""
     probe = (
-        "import sys, orchestrator.cli; "
+        "import sys, orchestrator.cli.main; "
         "print(sorted(m for m in ('fastapi', 'uvicorn', 'apscheduler', 'starlette', "
-        "'orchestrator.service', 'orchestrator.app') if m in sys.modules))"
+        "'orchestrator.core.service', 'orchestrator.app') if m in sys.modules))"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT

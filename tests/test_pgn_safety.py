@@ -18,9 +18,9 @@ from typing import Any
 import chess.pgn
 import pytest
 
-from orchestrator.files import read_playoff_format
-from orchestrator.pgn import comment_text, tag_value
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.files import read_playoff_format
+from orchestrator.core.pgn import comment_text, tag_value
+from orchestrator.core.timesource import ManualTime
 from tests.events import UZCHESS, uzchess_json
 from tests.server import running_server
 from tests.test_api_ladder import create

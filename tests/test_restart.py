@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.server import RunningServer, running_server, service_process
 
 ROOT = Path(__file__).parent.parent

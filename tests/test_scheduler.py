@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.scheduler import Transition, transitions
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
+from orchestrator.runtime.scheduler import Transition, transitions
 from tests.events import uzchess_json
 from tests.server import RunningServer, running_server
 

@@ -24,8 +24,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from orchestrator.core.timesource import ManualTime
 from orchestrator.settings import Settings, open_uploads_warning
-from orchestrator.timesource import ManualTime
 from tests.events import uzchess_json
 from tests.server import ROOT, RunningServer, free_port, running_server
 from tests.test_ws_streams import make_playoff

@@ -23,7 +23,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from clients.python.client import Message, PlayoffClient
-from orchestrator.cli import GRACEFUL_STOP_S
+from orchestrator.cli.main import GRACEFUL_STOP_S
 from tests.events import uzchess_json
 from tests.server import free_port, service_process
 

@@ -28,6 +28,7 @@ from fastapi import FastAPI
 
 from clients.python.client import PlayoffClient
 from orchestrator.app import create_app
+from orchestrator.core.timesource import ManualTime
 from orchestrator.settings import Settings
 from orchestrator.store import (
     AppendRequest,
@@ -46,7 +47,6 @@ from orchestrator.store import (
     StoredEvent,
 )
 from orchestrator.store import postgres as pg_store
-from orchestrator.timesource import ManualTime
 from tests.events import uzchess_json
 from tests.pg import pg_database, postgres_server
 from tests.server import free_port

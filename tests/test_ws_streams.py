@@ -29,8 +29,8 @@ from websockets.exceptions import ConnectionClosed
 from clients.python.client import Message, PlayoffClient
 from clients.python.errors import AuthError, CommandError, NotFound
 from orchestrator.api import ws as ws_endpoint
-from orchestrator.commands import PressClock
-from orchestrator.timesource import ManualTime, TimeSource
+from orchestrator.core.commands import PressClock
+from orchestrator.core.timesource import ManualTime, TimeSource
 from playoff_formats.model import Colour
 from tests.events import uzchess_json
 from tests.server import RunningServer, running_server

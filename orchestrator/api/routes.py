@@ -27,10 +27,10 @@ from fastapi.responses import PlainTextResponse
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
-from orchestrator.access import not_for_a_hall_screen
 from orchestrator.api.deps import ServiceDep, TokenDep
-from orchestrator.auth import Action, Actor, Role
-from orchestrator.commands import (
+from orchestrator.core.access import not_for_a_hall_screen
+from orchestrator.core.auth import Action, Actor, Role
+from orchestrator.core.commands import (
     Command,
     CommandBase,
     RecordGameResult,
@@ -38,13 +38,13 @@ from orchestrator.commands import (
     ShowForesightInHall,
     client_commands,
 )
-from orchestrator.creation import PlayoffOptions
-from orchestrator.errors import Conflict, Forbidden
-from orchestrator.pgn import playoff_pgn
-from orchestrator.refusals import RefusalKind
-from orchestrator.service import Request as IdempotentRequest
-from orchestrator.service import Service
-from orchestrator.state import EventState, PlayoffState, playoff_stream
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.errors import Conflict, Forbidden
+from orchestrator.core.pgn import playoff_pgn
+from orchestrator.core.refusals import RefusalKind
+from orchestrator.core.service import Request as IdempotentRequest
+from orchestrator.core.service import Service
+from orchestrator.core.state import EventState, PlayoffState, playoff_stream
 from orchestrator.views import arbiter_view, hall_view, playoff_view
 from orchestrator.views.arbiter import ArbiterView
 from orchestrator.views.event import (

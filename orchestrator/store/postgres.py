@@ -70,7 +70,7 @@ from orchestrator.store.base import (
 )
 
 if TYPE_CHECKING:
-    from orchestrator.leader import PostgresLease
+    from orchestrator.runtime.leader import PostgresLease
 
 Connection = psycopg.AsyncConnection[TupleRow]
 
@@ -330,7 +330,7 @@ class PostgresEventStore:
 
     def lease(self, *, poll_s: float = 1.0) -> PostgresLease:
         """The lease that elects one leader among the workers sharing this log."""
-        from orchestrator.leader import PostgresLease
+        from orchestrator.runtime.leader import PostgresLease
 
         return PostgresLease(self._url, poll_s=poll_s)
 

@@ -9,7 +9,7 @@ class ServiceError(Exception):
     def __init__(self, reason: str, kind: str | None = None) -> None:
         self.reason = reason
         self.kind = kind
-        """A refusal a screen tells apart (:mod:`orchestrator.refusals`), answered beside
+        """A refusal a screen tells apart (:mod:`orchestrator.core.refusals`), answered beside
         the reason."""
         super().__init__(reason)
 

@@ -1,7 +1,7 @@
 """The standings as text for people: a plain aligned table and the explanation.
 
 Apart from the command line so that ``playoff standings`` can print without
-loading the option parser (see :mod:`orchestrator.entry`).
+loading the option parser (see :mod:`orchestrator.cli.entry`).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from orchestrator.auth import (
+from orchestrator.core.auth import (
     ACTION_WORDS,
     Action,
     Role,
@@ -33,7 +33,7 @@ from orchestrator.auth import (
     digest,
     not_permitted,
 )
-from orchestrator.errors import Forbidden, TooManyRequests, Unauthorized
+from orchestrator.core.errors import Forbidden, TooManyRequests, Unauthorized
 from playoff_formats.tiebreaks.words import join
 
 __all__ = [
@@ -120,7 +120,7 @@ class TokenIndex:
     @staticmethod
     def permit(record: TokenRecord, action: Action, what: str | None = None) -> None:
         """403 if the token's role may not do ``action``
-        (:data:`~orchestrator.auth.PERMISSIONS`; ``what`` says it in words)."""
+        (:data:`~orchestrator.core.auth.PERMISSIONS`; ``what`` says it in words)."""
         if not record.role.may(action):
             raise Forbidden(not_permitted(record.role, what or ACTION_WORDS[action]))
 

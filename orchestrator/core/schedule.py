@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from playoff_formats.errors import PlayoffError
 from playoff_formats.schedule import (
     Actuals,

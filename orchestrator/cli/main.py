@@ -19,13 +19,13 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-from orchestrator.files import demo_event, read_event, read_playoff_format, resolve_regulation
-from orchestrator.tables import cell_text as _cell
-from orchestrator.tables import (
+from orchestrator.cli.files import demo_event, read_event, read_playoff_format, resolve_regulation
+from orchestrator.cli.tables import cell_text as _cell
+from orchestrator.cli.tables import (
     print_standings,
     text_table,
 )
-from orchestrator.tables import write_plain as _write
+from orchestrator.cli.tables import write_plain as _write
 from playoff_formats.errors import PlayoffError
 from playoff_formats.tiebreaks.words import points as score_text
 
@@ -160,7 +160,7 @@ def standings(
     file: FileArg, regulation: RegulationOpt = None, format: FormatOpt = OutputFormat.table
 ) -> None:
     """Compute the standings and explain every tie split."""
-    from orchestrator.entry import standings as print_the_standings
+    from orchestrator.cli.entry import standings as print_the_standings
 
     code = print_the_standings(file, regulation, format.value)
     if code:
@@ -203,7 +203,7 @@ def foresight(
 ) -> None:
     """Before the last round: in which outcomes of the pending games (result "*")
     a play-off for first is needed, who would be in it, and how likely it is."""
-    from orchestrator.files import is_trf, read_text
+    from orchestrator.cli.files import is_trf, read_text
     from playoff_formats.foresight import (
         DRAW_RATES,
         OutcomeModel,
@@ -438,11 +438,11 @@ def schema(
 
         _print_json(playoff_format_schema())
     elif events:
-        from orchestrator.protocol import events_schema
+        from orchestrator.core.protocol import events_schema
 
         _print_json(events_schema())
     elif frames:
-        from orchestrator.protocol import frames_schema
+        from orchestrator.core.protocol import frames_schema
         from orchestrator.views import view_schemas
 
         _print_json(frames_schema(view_schemas()))
@@ -567,8 +567,8 @@ def demo(
     if serve:
         import asyncio
 
-        from orchestrator.demo import DemoRefused, prepare_demo
-        from orchestrator.timesource import SystemTime
+        from orchestrator.cli.demo import DemoRefused, prepare_demo
+        from orchestrator.core.timesource import SystemTime
 
         # Every refusal comes before anything is shown, and a refusal changes nothing.
         _check_port(host, port)
@@ -799,12 +799,3 @@ def print_awards(console: Console, awards: Awards, currency: str | None = None) 
 def _plain_points(points: Fraction) -> float | int:
     return int(points) if points.denominator == 1 else round(float(points), 4)
 
-
-def main() -> None:
-    from orchestrator.entry import main as playoff
-
-    playoff()
-
-
-if __name__ == "__main__":
-    main()

@@ -30,8 +30,8 @@ from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeVar, get_a
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PlainSerializer, TypeAdapter
 
-from orchestrator.auth import Role, TokenRecord
-from orchestrator.state import ArbiterChange, Draw, EventState, PlayoffState
+from orchestrator.core.auth import Role, TokenRecord
+from orchestrator.core.state import ArbiterChange, Draw, EventState, PlayoffState
 from playoff_formats.builders.stanzas import StanzaPlan
 from playoff_formats.clock import Clock, ClockStatus, FlagFellError
 from playoff_formats.errors import PlayoffError

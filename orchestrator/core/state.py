@@ -6,7 +6,7 @@ Two kinds of stream live in the log:
   issued for it and the play-offs created from it (:class:`EventState`);
 * ``playoff-{id}``: everything that happens in one play-off (:class:`PlayoffState`).
 
-The states are immutable; :mod:`orchestrator.events` gives the next one for each
+The states are immutable; :mod:`orchestrator.core.events` gives the next one for each
 logged event. Nothing here reads a clock or the log.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
-from orchestrator.auth import TokenRecord
+from orchestrator.core.auth import TokenRecord
 from playoff_formats.clock import Clock
 from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
@@ -28,7 +28,7 @@ from playoff_formats.schedule import Overrides
 from playoff_formats.timecontrol import TimeControl
 
 if TYPE_CHECKING:
-    from orchestrator.events import PlayoffEventBase
+    from orchestrator.core.events import PlayoffEventBase
 
 __all__ = [
     "ArbiterChange",
@@ -102,7 +102,7 @@ class ArbiterChange:
     recorded_at: datetime
     actor: str | None
     event: PlayoffEventBase
-    """One of :data:`~orchestrator.events.ARBITER_CHANGE_EVENTS`."""
+    """One of :data:`~orchestrator.core.events.ARBITER_CHANGE_EVENTS`."""
 
 
 @dataclass(frozen=True, slots=True)

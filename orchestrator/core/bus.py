@@ -5,7 +5,7 @@ After a command's events are durable, the service publishes one
 its stamp and the derived data that travels on the wire. The websocket hub, the
 flag timers and the scheduler subscribe. :class:`InProcessBus` delivers in
 order, in this process; a bus between workers that share one log is a
-:class:`SharedBus` (:class:`~orchestrator.redis_bus.RedisBus`): each worker's
+:class:`SharedBus` (:class:`~orchestrator.runtime.redis_bus.RedisBus`): each worker's
 commits reach the others through it, and each worker publishes them to its own
 subscribers as it does its own.
 """
@@ -16,12 +16,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from orchestrator.events import PlayoffEvent, Stamp
-from orchestrator.state import PlayoffState
+from orchestrator.core.events import PlayoffEvent, Stamp
+from orchestrator.core.state import PlayoffState
 from orchestrator.store import AsyncEventLog
 
 if TYPE_CHECKING:
-    from orchestrator.service import Service
+    from orchestrator.core.service import Service
 
 __all__ = ["Bus", "InProcessBus", "Logged", "Published", "SharedBus", "Subscriber"]
 

@@ -3,7 +3,7 @@
 There is no ticking loop. Each running clock has one timer, set at the exact
 instant its flag falls (``Clock.flag_at_ms``), moved whenever the clock changes
 (every press, pause, adjustment). When it fires, the server's own command
-:class:`~orchestrator.commands.FallFlag` checks the clock is still the one it was
+:class:`~orchestrator.core.commands.FallFlag` checks the clock is still the one it was
 set for, then logs ``flag-fell`` at that instant and the result it implies.
 
 The timer is an ``asyncio`` timer, on the loop's monotonic clock, set a little
@@ -11,7 +11,7 @@ before the instant (:data:`SPIN_S`); from there the loop turns until the instant
 Its lateness (how long after the flag instant it fired) is kept for the benchmarks.
 
 Where several workers share one log, only the leader's timers are armed
-(:mod:`orchestrator.leader`): the others are inactive, and a worker elected arms
+(:mod:`orchestrator.runtime.leader`): the others are inactive, and a worker elected arms
 every timer from the state as the log has it, a flag already past falling at once,
 logged at its own instant. A flag fired twice (a leader deposed while firing) is
 logged once: its command id names the clock and the instant.
@@ -25,15 +25,15 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from orchestrator.auth import Actor
-from orchestrator.bus import Published
-from orchestrator.commands import FallFlag
-from orchestrator.errors import Conflict
-from orchestrator.state import GameKey, PlayoffState
-from orchestrator.timesource import TimeSource
+from orchestrator.core.auth import Actor
+from orchestrator.core.bus import Published
+from orchestrator.core.commands import FallFlag
+from orchestrator.core.errors import Conflict
+from orchestrator.core.state import GameKey, PlayoffState
+from orchestrator.core.timesource import TimeSource
 
 if TYPE_CHECKING:
-    from orchestrator.service import Service
+    from orchestrator.core.service import Service
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from orchestrator.commands import Command
-from orchestrator.events import EventStreamEvent, PlayoffEvent
-from orchestrator.refusals import RefusalKind
+from orchestrator.core.commands import Command
+from orchestrator.core.events import EventStreamEvent, PlayoffEvent
+from orchestrator.core.refusals import RefusalKind
 from orchestrator.views.playoff import ClockView
 
 __all__ = [
@@ -181,7 +181,7 @@ class ErrorData(_Frame):
     retry_after_s: int | None = None
     """With ``unavailable``: when to send the command again (with the same id)."""
     kind: RefusalKind | None = None
-    """With ``conflict``: a refusal a screen tells apart (:mod:`orchestrator.refusals`)."""
+    """With ``conflict``: a refusal a screen tells apart (:mod:`orchestrator.core.refusals`)."""
 
 
 class ErrorFrame(_Frame):

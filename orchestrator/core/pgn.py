@@ -22,7 +22,7 @@ import io
 
 import chess.pgn
 
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from playoff_formats.model import Result, is_control
 from playoff_formats.playoff import GameKind
 from playoff_formats.timecontrol import TimeControl

@@ -1,12 +1,12 @@
 """The play-off service: commands in, durable events out, state kept as their fold.
 
-A command (:mod:`orchestrator.commands`) decides its events from the state; the
+A command (:mod:`orchestrator.core.commands`) decides its events from the state; the
 service applies them to a copy of the state (the same ``apply`` that rebuilds the
 state at start-up), so a command that is not an allowed transition is refused
 before anything is logged. The events are then appended in one transaction, and
 only once the log has them durably is the command acknowledged: the state folded
 while checking becomes the current state (a command is folded once), and one
-:class:`~orchestrator.bus.Published` message goes out on the bus.
+:class:`~orchestrator.core.bus.Published` message goes out on the bus.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from orchestrator import schedule, snapshots
-from orchestrator.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
-from orchestrator.auth import Action, Actor, Role, TokenRecord, digest, new_token
-from orchestrator.bus import Bus, InProcessBus, Logged, Published
-from orchestrator.commands import (
+from orchestrator.core import schedule, snapshots
+from orchestrator.core.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
+from orchestrator.core.auth import Action, Actor, Role, TokenRecord, digest, new_token
+from orchestrator.core.bus import Bus, InProcessBus, Logged, Published
+from orchestrator.core.commands import (
     CommandBase,
     Context,
     EventCommandBase,
@@ -36,9 +36,9 @@ from orchestrator.commands import (
     apply_command,
     apply_event_command,
 )
-from orchestrator.computations import Computations
-from orchestrator.creation import PlayoffOptions, extra_boards_created, playoff_created
-from orchestrator.errors import (
+from orchestrator.core.computations import Computations
+from orchestrator.core.creation import PlayoffOptions, extra_boards_created, playoff_created
+from orchestrator.core.errors import (
     Conflict,
     Forbidden,
     LogUnavailable,
@@ -46,7 +46,7 @@ from orchestrator.errors import (
     ServiceError,
     Unavailable,
 )
-from orchestrator.events import (
+from orchestrator.core.events import (
     EventCreated,
     PendingGameData,
     PlayoffEvent,
@@ -58,24 +58,12 @@ from orchestrator.events import (
     apply_playoff,
     parse_playoff_event,
 )
-from orchestrator.refusals import KnownRefusal
-from orchestrator.state import EventState, PlayoffState, event_stream, playoff_stream
-from orchestrator.store import (
-    AppendRequest,
-    AsyncEventLog,
-    CommandLoggedError,
-    ConcurrencyError,
-    NewEvent,
-    Snapshot,
-    StoredEvent,
-    StoreError,
-    StoreUnavailableError,
-)
-from orchestrator.streams import StreamKind, event_streams, playoff_streams, stamp_of
-from orchestrator.timesource import TimeSource
-from orchestrator.views import event_extras
-from orchestrator.words import validation_words
-from orchestrator.writing import (
+from orchestrator.core.refusals import KnownRefusal
+from orchestrator.core.state import EventState, PlayoffState, event_stream, playoff_stream
+from orchestrator.core.streams import StreamKind, event_streams, playoff_streams, stamp_of
+from orchestrator.core.timesource import TimeSource
+from orchestrator.core.words import validation_words
+from orchestrator.core.writing import (
     CHIEF,
     COMMAND_REUSED,
     KEY_REUSED,
@@ -89,6 +77,18 @@ from orchestrator.writing import (
     log_unreachable,
     logging_of,
 )
+from orchestrator.store import (
+    AppendRequest,
+    AsyncEventLog,
+    CommandLoggedError,
+    ConcurrencyError,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+    StoreError,
+    StoreUnavailableError,
+)
+from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError
 from playoff_formats.foresight import (
     DRAW_RATES,
@@ -835,7 +835,7 @@ class Service:
     ) -> Outcome:
         """Decide ``command``'s events, check them on the state, log them, publish them.
 
-        :class:`~orchestrator.errors.Conflict` (and nothing logged) when the command
+        :class:`~orchestrator.core.errors.Conflict` (and nothing logged) when the command
         is not an allowed transition on the play-off as the log has it. A command id
         already logged returns the events it logged then, unchanged.
 

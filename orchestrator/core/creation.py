@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from orchestrator.events import ExtraBoardsCreated, PlayoffCreated
+from orchestrator.core.events import ExtraBoardsCreated, PlayoffCreated
 from playoff_formats import lots
 from playoff_formats.builders.format import build_playoff
 from playoff_formats.builders.stanzas import extra_boards

@@ -14,7 +14,7 @@ the delay on the injected clock, so with the system clock they coincide, and
 with a manual clock tests fire what is due themselves with :meth:`fire_due`.
 
 Where several workers share one log, only the leader registers jobs (see
-:mod:`orchestrator.leader`); a job run by two workers in a change of leader is
+:mod:`orchestrator.runtime.leader`); a job run by two workers in a change of leader is
 logged once, since its id is the command id.
 """
 
@@ -30,17 +30,17 @@ from apscheduler.events import EVENT_JOB_SUBMITTED, JobSubmissionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
-from orchestrator.auth import Actor
-from orchestrator.bus import Published
-from orchestrator.commands import FireTransition
-from orchestrator.errors import Conflict
+from orchestrator.core.auth import Actor
+from orchestrator.core.bus import Published
+from orchestrator.core.commands import FireTransition
+from orchestrator.core.errors import Conflict
+from orchestrator.core.state import PlayoffState
+from orchestrator.core.timesource import TimeSource
 from orchestrator.settings import Settings
-from orchestrator.state import PlayoffState
-from orchestrator.timesource import TimeSource
 from playoff_formats.errors import PlayoffError
 
 if TYPE_CHECKING:
-    from orchestrator.service import Service
+    from orchestrator.core.service import Service
 
 
 log = logging.getLogger(__name__)

@@ -23,14 +23,14 @@ from typing import TypeVar
 
 import pydantic
 
-from orchestrator.state import EventState, PlayoffState
+from orchestrator.core.state import EventState, PlayoffState
 
 __all__ = ["VERSION", "dump", "load"]
 
 _FOLDING = (
-    "orchestrator.auth",
-    "orchestrator.events",
-    "orchestrator.state",
+    "orchestrator.core.auth",
+    "orchestrator.core.events",
+    "orchestrator.core.state",
     "playoff_formats.builders.stanzas",
     "playoff_formats.clock",
     "playoff_formats.extra_boards",

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from orchestrator.bus import Logged
-from orchestrator.events import (
+from orchestrator.core.bus import Logged
+from orchestrator.core.events import (
     EventStreamEvent,
     PlayoffEvent,
     Stamp,
@@ -23,7 +23,7 @@ from orchestrator.events import (
     parse_event_stream_event,
     parse_playoff_event,
 )
-from orchestrator.state import EventState, PlayoffState
+from orchestrator.core.state import EventState, PlayoffState
 from orchestrator.store import StoredEvent
 from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError

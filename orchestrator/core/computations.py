@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-from orchestrator.errors import TooManyRequests, Unavailable
+from orchestrator.core.errors import TooManyRequests, Unavailable
 
 T = TypeVar("T")
 

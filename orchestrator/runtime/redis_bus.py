@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from orchestrator.bus import InProcessBus
+from orchestrator.core.bus import InProcessBus
 from orchestrator.store import (
     AppendRequest,
     AsyncEventLog,
@@ -49,7 +49,7 @@ from orchestrator.store import (
 )
 
 if TYPE_CHECKING:
-    from orchestrator.service import Service
+    from orchestrator.core.service import Service
 
 __all__ = ["CHANNEL", "AnnouncingLog", "RedisBus"]
 
@@ -64,7 +64,7 @@ dropped (their streams are then named in a notice)."""
 
 
 class RedisBus(InProcessBus):
-    """A :class:`~orchestrator.bus.Bus` for several workers: this process's
+    """A :class:`~orchestrator.core.bus.Bus` for several workers: this process's
     subscribers get what it publishes, as with :class:`InProcessBus`, and what the
     other workers log reaches them through Redis.
 

@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from orchestrator.auth import Actor, Role
-from orchestrator.commands import DrawLots, StartGame
-from orchestrator.creation import PlayoffOptions
-from orchestrator.files import demo_event
-from orchestrator.service import Service
+from orchestrator.cli.files import demo_event
+from orchestrator.core.auth import Actor, Role
+from orchestrator.core.commands import DrawLots, StartGame
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.service import Service
+from orchestrator.core.timesource import TimeSource
 from orchestrator.store import AsyncEventStore, SqliteEventStore
-from orchestrator.timesource import TimeSource
 from playoff_formats.model import IndividualEvent
 
 DEMO_PRIZES = ("100000", "50000", "30000", "20000", "15000", "10000", "8000", "6000")

@@ -11,7 +11,7 @@ gives are then applied to the state before anything is logged, so a command
 either logs all of its events or nothing.
 
 Adding a command: its model and ``decide`` here (and in the :data:`Command`
-union), and its event in :mod:`orchestrator.events` if it needs a new one.
+union), and its event in :mod:`orchestrator.core.events` if it needs a new one.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from orchestrator import schedule
-from orchestrator.auth import ACTION_WORDS, Action, Role, not_permitted
-from orchestrator.events import (
+from orchestrator.core import schedule
+from orchestrator.core.auth import ACTION_WORDS, Action, Role, not_permitted
+from orchestrator.core.events import (
     ArmageddonColoursChosen,
     BoardScoreCorrected,
     BoardScored,
@@ -67,9 +67,9 @@ from orchestrator.events import (
     apply_event,
     apply_playoff,
 )
-from orchestrator.refusals import AlreadyPressed, TooEarly
-from orchestrator.state import EventState, PlayoffState
-from orchestrator.words import validation_words
+from orchestrator.core.refusals import AlreadyPressed, TooEarly
+from orchestrator.core.state import EventState, PlayoffState
+from orchestrator.core.words import validation_words
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
@@ -178,7 +178,7 @@ class NotPermitted(PlayoffError):
 
 
 class _Permitted:
-    """Who may send a command: its :class:`~orchestrator.auth.Action` in the one table
+    """Who may send a command: its :class:`~orchestrator.core.auth.Action` in the one table
     of permissions, checked wherever it arrives (REST, websocket, console)."""
 
     action: ClassVar[Action] = Action.COMMAND
@@ -295,7 +295,7 @@ class PressClock(_GameCommand):
 
     ``move`` is the move the side completed; without it, the side's next move.
     Sent by a console, it guards against a double press: a press for a move
-    already counted is refused as :class:`~orchestrator.refusals.AlreadyPressed`
+    already counted is refused as :class:`~orchestrator.core.refusals.AlreadyPressed`
     (two consoles pressing the same clock at once press it once).
     """
 

@@ -2,7 +2,7 @@
 what the log answers.
 
 The service writes every command the same way, on either kind of stream
-(:meth:`orchestrator.service.Service._commit`); these are the values it passes
+(:meth:`orchestrator.core.service.Service._commit`); these are the values it passes
 around while doing so.
 """
 
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Generic, TypeVar
 
-from orchestrator.auth import Actor, Role
-from orchestrator.bus import Logged, Published
-from orchestrator.errors import KeyReused, LogFull, LogUnavailable
-from orchestrator.events import EventStreamEvent, PlayoffEvent
-from orchestrator.state import EventState, PlayoffState
+from orchestrator.core.auth import Actor, Role
+from orchestrator.core.bus import Logged, Published
+from orchestrator.core.errors import KeyReused, LogFull, LogUnavailable
+from orchestrator.core.events import EventStreamEvent, PlayoffEvent
+from orchestrator.core.state import EventState, PlayoffState
 from orchestrator.store import (
     AsyncEventLog,
     StoredEvent,

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from orchestrator import schedule
-from orchestrator.auth import Role
-from orchestrator.bus import Published
-from orchestrator.state import PlayoffState
-from orchestrator.timesource import TimeSource
+from orchestrator.core import schedule
+from orchestrator.core.auth import Role
+from orchestrator.core.bus import Published
+from orchestrator.core.state import PlayoffState
+from orchestrator.core.timesource import TimeSource
 from orchestrator.views import ViewContext, arbiter_view, clock_view, hall_view, playoff_view
 from playoff_formats.errors import PlayoffError
 from playoff_formats.placings import final_placings
@@ -37,7 +37,7 @@ from playoff_formats.playoff import champion
 from playoff_formats.schedule import Plan
 
 if TYPE_CHECKING:
-    from orchestrator.service import Service
+    from orchestrator.core.service import Service
 
 __all__ = ["Connection", "Hub", "Socket", "ViewKind", "encode"]
 

@@ -1,5 +1,5 @@
 """The ``playoff`` program: ``playoff standings`` at once, the rest through the full
-command line (:mod:`orchestrator.cli`).
+command line (:mod:`orchestrator.cli.main`).
 
 Loading the option parser costs about a third of the standings of a 500-player
 Swiss, and ``playoff standings`` is what an arbiter runs again and again while
@@ -57,7 +57,7 @@ def standings(file: str, regulation: str | None, format: str) -> int:
     """``playoff standings``, as :func:`orchestrator.cli.standings` does it."""
     from pathlib import Path
 
-    from orchestrator.files import read_event, resolve_regulation
+    from orchestrator.cli.files import read_event, resolve_regulation
     from playoff_formats.errors import PlayoffError
 
     try:
@@ -72,7 +72,7 @@ def standings(file: str, regulation: str | None, format: str) -> int:
     if format == "json":
         sys.stdout.write(json_text(result.to_json()) + "\n")
     else:
-        from orchestrator.tables import PlainConsole, print_standings
+        from orchestrator.cli.tables import PlainConsole, print_standings
 
         print_standings(PlainConsole(), result, event.name, rules)
     return 0
@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     plain = plain_standings(args)
     if plain is not None:
         sys.exit(standings(plain["file"], plain.get("regulation"), plain["format"]))
-    from orchestrator.cli import app
+    from orchestrator.cli.main import app
 
     app(args=args)
 
