@@ -37,15 +37,14 @@ from orchestrator.core.timesource import SystemTime, TimeSource
 from orchestrator.core.words import error_words
 from orchestrator.runtime.clocks import FlagTimers
 from orchestrator.runtime.hub import Hub
-from orchestrator.runtime.leader import Leadership
 from orchestrator.runtime.scheduler import PlayoffScheduler
 from orchestrator.settings import Settings
 from orchestrator.store import (
     AsyncEventLog,
-    AsyncEventStore,
     ConcurrencyError,
-    SqliteEventStore,
+    Leadership,
     StoreUnavailableError,
+    open_log,
 )
 from orchestrator.views.start import api_address_page, wants_a_page
 from playoff_formats.errors import InputError, PlayoffError
@@ -372,14 +371,8 @@ def _size(limit: int) -> str:
 
 
 def _open_log(settings: Settings) -> AsyncEventLog:
-    if settings.store_url is not None:
-        # Imported only here: the driver costs a start on SQLite a tenth of a second.
-        from orchestrator.store.postgres import PostgresEventStore
-
-        # A command waits at most this long for a connection while PostgreSQL is out
-        # of reach, then is refused as unavailable: an arbiter is never kept waiting.
-        return PostgresEventStore(settings.store_url, timeout=STORE_WAIT_S)
-    return AsyncEventStore(SqliteEventStore(settings.db_path))
+    url = settings.store_url if settings.store_url is not None else f"sqlite:{settings.db_path}"
+    return open_log(url, wait_s=STORE_WAIT_S)
 
 
 def _bus_of(settings: Settings) -> Bus:
@@ -391,11 +384,10 @@ def _bus_of(settings: Settings) -> Bus:
 
 
 def _lease_of(log: AsyncEventLog, settings: Settings) -> Leadership:
-    lease = getattr(log, "lease", None)
-    if not callable(lease):
+    lease = log.lease(poll_s=settings.leader_poll_s)
+    if lease is None:
         raise ValueError(
             "workers that share a bus must share a PostgreSQL log (--store postgresql://...), "
             "whose lease elects the one that runs the timers"
         )
-    leadership: Leadership = lease(poll_s=settings.leader_poll_s)
-    return leadership
+    return lease

@@ -24,10 +24,10 @@ from orchestrator.app import create_app
 from orchestrator.core.state import PlayoffState
 from orchestrator.core.streams import playoff_streams
 from orchestrator.core.timesource import TimeSource
-from orchestrator.runtime.leader import LEADER_LOCK
 from orchestrator.runtime.redis_bus import RedisBus
 from orchestrator.settings import Settings, proxy_options
 from orchestrator.store import StoredEvent
+from orchestrator.store.postgres import LEADER_LOCK
 from tests.server import ROOT, RunningServer, _Server, free_port
 
 

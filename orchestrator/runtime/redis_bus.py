@@ -42,6 +42,7 @@ from orchestrator.core.bus import InProcessBus
 from orchestrator.store import (
     AppendRequest,
     AsyncEventLog,
+    Leadership,
     NewEvent,
     Snapshot,
     StoredEvent,
@@ -346,6 +347,9 @@ class AnnouncingLog:
 
     async def integrity(self, max_s: float) -> list[str]:
         return await self.store.integrity(max_s)
+
+    def lease(self, *, poll_s: float = 1.0) -> Leadership | None:
+        return self.store.lease(poll_s=poll_s)
 
     async def aclose(self) -> None:
         await self.store.aclose()
