@@ -17,7 +17,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -32,7 +32,6 @@ from orchestrator.core.commands import (
     CommandBase,
     Context,
     EventCommandBase,
-    NotPermitted,
     apply_command,
     apply_event_command,
 )
@@ -40,10 +39,8 @@ from orchestrator.core.computations import Computations
 from orchestrator.core.creation import PlayoffOptions, extra_boards_created, playoff_created
 from orchestrator.core.errors import (
     Conflict,
-    Forbidden,
     LogUnavailable,
     NotFound,
-    ServiceError,
     Unavailable,
 )
 from orchestrator.core.events import (
@@ -58,11 +55,11 @@ from orchestrator.core.events import (
     apply_playoff,
     parse_playoff_event,
 )
-from orchestrator.core.refusals import KnownRefusal
+from orchestrator.core.reasons import diagnosis, not_final, reason, refusal_of
 from orchestrator.core.state import EventState, PlayoffState, event_stream, playoff_stream
 from orchestrator.core.streams import StreamKind, event_streams, playoff_streams, stamp_of
 from orchestrator.core.timesource import TimeSource
-from orchestrator.core.words import validation_words
+from orchestrator.core.watch import Watch
 from orchestrator.core.writing import (
     CHIEF,
     COMMAND_REUSED,
@@ -91,14 +88,10 @@ from orchestrator.store import (
 from orchestrator.views import event_extras
 from playoff_formats.errors import PlayoffError
 from playoff_formats.foresight import (
-    DRAW_RATES,
     Foresight,
-    OutcomeModel,
     PendingGame,
-    chances_by_hand,
-    foresee,
 )
-from playoff_formats.model import Event, IndividualEvent
+from playoff_formats.model import Event
 from playoff_formats.regulations import get_regulation, playoff_format
 from playoff_formats.schedule import Plan
 from playoff_formats.standings import Standings
@@ -107,7 +100,7 @@ from playoff_formats.tiebreaks.words import short_name
 S = TypeVar("S", PlayoffState, EventState)
 R = TypeVar("R")
 
-__all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id", "not_final"]
+__all__ = ["Outcome", "PlayoffOptions", "Request", "Service", "new_id"]
 
 
 log = logging.getLogger(__name__)
@@ -148,12 +141,7 @@ class Service:
         self.playoff_streams = playoff_streams()
         self._events = self.event_streams.states
         self._playoffs = self.playoff_streams.states
-        self._standings: dict[str, tuple[Event, Standings]] = {}
-        # By event, draw rate, time control and the chances set by hand.
-        self._foresights: dict[
-            tuple[str, float | None, str, tuple[Any, ...]],
-            tuple[Event, tuple[PendingGame, ...], Foresight],
-        ] = {}
+        self.watch = Watch(self.computations)
         self._event_changes: dict[str, asyncio.Event] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self.tokens = TokenIndex()
@@ -276,7 +264,7 @@ class Service:
             changed.set()  # wakes whoever waits for the event to change
 
     def _quarantine(self, stream: str, exc: Exception) -> None:
-        reason = f"{type(exc).__name__}: {_diagnosis(exc)}"[:500]
+        reason = f"{type(exc).__name__}: {diagnosis(exc)}"[:500]
         log.error("%s cannot be loaded and is left aside: %s", stream, reason)
         self.quarantined[stream] = reason
 
@@ -317,80 +305,20 @@ class Service:
         try:
             return self.plan(state).model_dump(mode="json")
         except (PlayoffError, ValueError) as exc:
-            return {"error": _reason(exc)}
+            return {"error": reason(exc)}
 
     def standings(self, event_id: str) -> Standings:
-        """The main event's standings under its regulation (computed once per set of
-        results); 409 while a game is pending: they are not final."""
-        state = self.event(event_id)
-        if state.pending:
-            raise Conflict(not_final(state))
-        cached = self._standings.get(event_id)
-        if cached is None or cached[0] is not state.event:
-            event = state.event
-            cached = (event, get_regulation(event.regulation).standings(event))
-            self._standings[event_id] = cached
-        return cached[1]
+        """The main event's standings (:meth:`Watch.standings`)."""
+        return self.watch.standings(self.event(event_id))
 
     async def foresight(
         self, event_id: str, draw_rate: float | None = None, time_control: str = "classical",
         chances: Sequence[str] = (), *, who: str | None = None,
     ) -> Foresight:
-        """Every outcome of the event's pending games under its regulation, and how
-        likely each is (computed once per set of results and model). ``chances``: the
-        arbiter's own for some games, ``WHITE-BLACK=W/D/B``. The draw rate is taken
-        to the hundredth (0.300001 is 0.30: one computation, one cached answer).
-        Computed in the pool of :attr:`computations`, within its limits for the
-        service and for ``who`` (a token's id)."""
-        if draw_rate is not None:
-            draw_rate = round(draw_rate, DRAW_RATE_DIGITS)
-        state = self.event(event_id)
-        event = state.event
-        if not isinstance(event, IndividualEvent):
-            raise Conflict(
-                "the play-off watch is for individual events: a team event has no pending "
-                "games"
-            )
-        if time_control not in DRAW_RATES:
-            raise Conflict(
-                f"no draw rate is known for {time_control} games: "
-                + ", ".join(DRAW_RATES)
-            )
-        try:
-            by_hand = chances_by_hand(chances)
-            model = OutcomeModel(
-                draw_rate=DRAW_RATES[time_control] if draw_rate is None else draw_rate,
-                by_hand=by_hand,
-            )
-        except PlayoffError as exc:
-            raise Conflict(_reason(exc)) from None
-        ids = {p.id for p in event.players}
-        for white, black in by_hand:
-            if not any((g.white, g.black) == (white, black) for g in state.pending):
-                known = white in ids and black in ids
-                raise Conflict(
-                    f"{white}-{black} is not a pending game of the event"
-                    + ("" if known else " (the ids are the players' ids)")
-                )
-        key = (event_id, draw_rate, time_control, tuple(sorted(by_hand.items())))
-        # Every console watching the event asks at once after a result: one counts.
-        async with self._lock(f"foresight:{event_id}"):
-            cached = self._foresights.get(key)
-            if cached is not None and cached[0] is event and cached[1] == state.pending:
-                return cached[2]
-            regulation = get_regulation(event.regulation)
-            try:
-                # Thousands of outcomes, each ranked: off the loop and its interpreter,
-                # which serve the clocks.
-                found = await self.computations.run(
-                    who, foresee, event, state.pending, regulation, model
-                )
-            except PlayoffError as exc:
-                raise Conflict(_reason(exc)) from None
-            if len(self._foresights) > 64:
-                self._foresights.clear()
-            self._foresights[key] = (event, state.pending, found)
-        return found
+        """The play-off watch of the event (:meth:`Watch.foresight`)."""
+        return await self.watch.foresight(
+            self.event(event_id), draw_rate, time_control, chances, who=who
+        )
 
     def release_held(self) -> None:
         """Answer every request held for an event to change now, with the event as it
@@ -802,7 +730,7 @@ class Service:
                 state = apply_playoff(None, created, stamp)
                 schedule.plan(state, now)
             except (PlayoffError, ValueError, OverflowError) as exc:
-                raise Conflict(_reason(exc)) from None
+                raise Conflict(reason(exc)) from None
             linked = PlayoffLinked(playoff_id=state.id)
             linked_state = apply_event(event_state, linked, Stamp(event_state.seq + 1, now, who))
             return Decided(
@@ -871,7 +799,7 @@ class Service:
                 try:  # an override the schedule cannot follow is refused before it is logged
                     schedule.plan(trial, now)
                 except (PlayoffError, ValueError) as exc:
-                    raise Conflict(f"the schedule cannot follow this: {_reason(exc)}") from None
+                    raise Conflict(f"the schedule cannot follow this: {reason(exc)}") from None
             # What travels beside each event comes from the state just after it.
             logged = tuple(
                 Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied
@@ -988,9 +916,6 @@ class Service:
         return True
 
 
-DRAW_RATE_DIGITS = 2
-"""A draw rate asked for is taken to this many decimals (a hundredth)."""
-
 QUICK_CHECK_S = 10.0
 """How long the start-up check of the log's file may take (a check cut short reports
 nothing it did not find)."""
@@ -1002,57 +927,3 @@ RECENT_EVENTS = 256
 CATCH_UP_ATTEMPTS = 10
 """How often a command is decided again after another worker wrote to its play-off
 first. Each retry means another command was logged: this bounds starvation only."""
-
-
-def not_final(state: EventState) -> str:
-    """Why an event with pending games has no final standings yet, in words."""
-    games = "; ".join(
-        f"round {p.round}: {p.white}-{p.black}" for p in state.pending[:MAX_LISTED]
-    )
-    more = len(state.pending) - MAX_LISTED
-    if more > 0:
-        games += f"; and {more} more"
-    count = len(state.pending)
-    return (
-        f"the standings are not final: {count} game{'s' if count != 1 else ''} of the event "
-        f"{'have' if count != 1 else 'has'} no result yet ({games}). Record "
-        f"{'their results' if count != 1 else 'its result'} first "
-        f"(POST /api/events/{state.id}/results); the play-off watch (GET "
-        f"/api/events/{state.id}/foresight) shows what they can lead to"
-    )
-
-
-MAX_LISTED = 8
-"""Pending games named in a refusal, at most."""
-
-
-def refusal_of(
-    exc: PlayoffError | ValidationError, names: Mapping[str, str] | None = None
-) -> Forbidden | Conflict:
-    """A command's refusal as answered: 403 when its sender's role may not send it,
-    409 when the play-off's state does not allow it now; players by their names."""
-    if isinstance(exc, NotPermitted):
-        return Forbidden(exc.reason)
-    return Conflict(
-        _reason(exc, names or {}), exc.kind if isinstance(exc, KnownRefusal) else None
-    )
-
-
-def _diagnosis(exc: Exception) -> str:
-    """What went wrong, for the administrator who repairs a log: the field's path in
-    the logged data, as the code names it."""
-    if isinstance(exc, ValidationError):
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return f"{where}: {first['msg']}" if where else str(first["msg"])
-    return _reason(exc)
-
-
-def _reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:
-    if isinstance(exc, ValidationError):
-        return validation_words(exc, tagged=True)
-    if isinstance(exc, PlayoffError):
-        return exc.words(names or {})
-    if isinstance(exc, ServiceError):
-        return exc.reason
-    return str(exc.args[0]) if exc.args else str(exc)
