@@ -28,7 +28,9 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.api import admin, pages, ws
-from orchestrator.api.routes import complete_openapi, error_responses, problems, router
+from orchestrator.api.openapi import complete_openapi
+from orchestrator.api.problems import error_responses, problems
+from orchestrator.api.routes import router
 from orchestrator.core.bus import Bus, InProcessBus, SharedBus
 from orchestrator.core.computations import Computations
 from orchestrator.core.errors import ServiceError
