@@ -1,38 +1,9 @@
-"""The event log in PostgreSQL, for several workers sharing one log (psycopg 3, async).
+"""The event log in PostgreSQL, for several workers sharing one log (psycopg 3, async),
+and the lease that elects their leader.
 
 :class:`PostgresEventStore` is an :class:`~orchestrator.store.base.AsyncEventLog`
-itself: a pool of connections, no thread. It keeps the contract of the SQLite store.
-
-Durability: each call's events are one transaction, committed before the call
-returns (``synchronous_commit`` is put back on for the store's sessions should the
-server or the role have turned it off). Concurrent commits share the server's WAL
-flushes, which does for several connections what the SQLite store's group commit
-does for its single writer.
-
-Concurrency: the primary key ``(stream, seq)`` is what keeps a stream's numbering
-gapless and without duplicates. An append reads the stream's last seq and inserts
-the next ones in one statement; two writers that read the same last seq collide on
-the key, the second waits for the first to commit, fails, and its whole call is run
-again: with ``expected_seq`` it then raises :class:`ConcurrencyError` as a
-serialised writer would; without it, it goes after the new last event. A command id
-resent while its first request commits collides on the ``(stream, command_id)``
-index in the same way, and the second run returns the first's events. Writers of
-one stream through one store queue in the process before they reach the database,
-so collisions happen only between processes (between workers).
-
-Cancellation: a call cancelled while its statements run may or may not have been
-committed; resend it with the same ``command_id`` to learn which (it is never
-applied twice).
-
-The stored data is PostgreSQL ``json`` (text, checked): not ``jsonb``, which would
-read ``1e16`` back as an integer and drop the text of numbers as they were given.
-
-Schema: ``playoff_schema`` holds the number of :data:`MIGRATIONS` applied; opening
-applies the missing ones in one transaction under an advisory lock (workers starting
-together migrate once), and refuses a database from a newer program
-(:class:`SchemaVersionError`) without changing it. The tables are found through the
-session's ``search_path``: ``options=-csearch_path=NAME`` in the URL keeps a log in
-a schema of its own.
+itself: a pool of connections, no thread. It keeps the contract of the SQLite store;
+how (durability, concurrency, cancellation, the schema) is in docs/runtime.md.
 """
 
 from __future__ import annotations
