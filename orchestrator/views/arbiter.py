@@ -11,7 +11,7 @@ Controls
 A :class:`Control` is one button: the exact command payload it sends, its label,
 and whether the service accepts that command now (``enabled``), else the
 service's own reason (``refusal``). Both come from
-:func:`orchestrator.commands.refusal`, which runs the service's check without
+:func:`orchestrator.core.commands.refusal`, which runs the service's check without
 logging, so a control is offered exactly when its command would be accepted. A
 control with ``confirm`` is sent only once the arbiter has confirmed it, after
 reading that text.
@@ -50,7 +50,7 @@ Policies
   its own correction form, for the results the service would accept there. For
   each, the form says what the correction voids (the games played or under way
   downstream, the winners that change, the champion and the final placings), as
-  :meth:`orchestrator.commands.CorrectResult.preview` gives it; those need the
+  :meth:`orchestrator.core.commands.CorrectResult.preview` gives it; those need the
   confirmation checkbox, which sends ``confirm: true``.
 - **Flag falls** (:meth:`_Builder.flag`). When the server has scored a flag fall
   the match says so ("White's flag fell: 0-1") and quotes FIDE Laws of Chess
@@ -93,15 +93,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
-from orchestrator import schedule as rules
-from orchestrator.access import (
+from orchestrator.core import schedule as rules
+from orchestrator.core.access import (
     HALL_KEY_MADE,
     HALL_KEY_TITLE,
     HALL_KEY_WORDS,
     display_key_request,
 )
-from orchestrator.auth import Actor
-from orchestrator.commands import (
+from orchestrator.core.auth import Actor
+from orchestrator.core.commands import (
     AdjustClock,
     ChooseArmageddonColours,
     Command,
@@ -124,7 +124,7 @@ from orchestrator.commands import (
     refusal_words,
     refused,
 )
-from orchestrator.events import (
+from orchestrator.core.events import (
     ClockAdjusted,
     DeadlineSet,
     GameStarted,
@@ -134,8 +134,8 @@ from orchestrator.events import (
     TimeControlShortened,
     VoidedGame,
 )
-from orchestrator.refusals import TooEarly
-from orchestrator.state import ArbiterChange, Draw, DrawKind, PlayoffState
+from orchestrator.core.refusals import TooEarly
+from orchestrator.core.state import ArbiterChange, Draw, DrawKind, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.playoff import ClockView, clock_view, decider_view
 from playoff_formats.clock import Clock, ClockStatus

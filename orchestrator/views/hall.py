@@ -84,8 +84,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from orchestrator.events import BoardScoreCorrected, ResultCorrected
-from orchestrator.state import GameKey, PlayoffState
+from orchestrator.core.events import BoardScoreCorrected, ResultCorrected
+from orchestrator.core.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.playoff import ClockView, clock_view, decider_view
 from playoff_formats.clock import ClockStatus
