@@ -37,7 +37,7 @@ HELLO_TIMEOUT_S = 5.0
 
 
 def event_frame(seq: int, command: dict[str, Any], actor: str) -> str:
-    """A ``clock-pressed`` event frame shaped as the service's (orchestrator.hub)."""
+    """A ``clock-pressed`` event frame shaped as the service's (orchestrator.runtime.hub)."""
     now_ms = time.time_ns() // 1_000_000
     side = command.get("side", "white")
     move = command.get("move", 1)

@@ -18,15 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from orchestrator.app import create_app
-from orchestrator.commands import DrawLots, StartGame
-from orchestrator.creation import PlayoffOptions
-from orchestrator.events import ClockPressed
-from orchestrator.files import demo_event
-from orchestrator.service import Service
+from orchestrator.cli.files import demo_event
+from orchestrator.core.commands import DrawLots, StartGame
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.events import ClockPressed
+from orchestrator.core.service import Service
+from orchestrator.core.state import playoff_stream
+from orchestrator.core.timesource import ManualTime
 from orchestrator.settings import Settings
-from orchestrator.state import playoff_stream
 from orchestrator.store import AsyncEventStore, NewEvent, SqliteEventStore
-from orchestrator.timesource import ManualTime
 from playoff_formats.model import Colour
 
 T0 = datetime(2025, 6, 28, 12, 0, tzinfo=UTC)

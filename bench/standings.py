@@ -161,7 +161,7 @@ def run(repeat: int = 7, gacrux: Path | None = None, processes: int = 5) -> list
         regulation = work / "bench.toml"
         regulation.write_text(_regulation_toml(), encoding="utf-8")
         env = _environment(work / "bytecode")
-        ours = [sys.executable, "-m", "orchestrator.entry", "standings", str(trf),
+        ours = [sys.executable, "-m", "orchestrator.cli.entry", "standings", str(trf),
                 "--regulation", str(regulation)]
         ours_json = [*ours, "--format", "json"]
         commands = {"table": ours, "json": ours_json}

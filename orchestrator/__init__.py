@@ -1,28 +1,5 @@
-"""The play-off service: command line, event store, scheduler, clocks and streams."""
+"""The play-off service, by layer: the core, the runtime around it, the log, the views,
+the web doors and the command line (docs/architecture.md)."""
 
-# The public surface is these modules; each imports what it needs when it is imported.
-__all__ = [
-    "access",
-    "api",
-    "app",
-    "auth",
-    "bus",
-    "cli",
-    "clocks",
-    "commands",
-    "creation",
-    "demo",
-    "errors",
-    "events",
-    "files",
-    "hub",
-    "pgn",
-    "schedule",
-    "scheduler",
-    "service",
-    "settings",
-    "state",
-    "store",
-    "timesource",
-    "views",
-]
+# Each subpackage imports what it needs when it is imported.
+__all__ = ["api", "app", "cli", "core", "runtime", "settings", "store", "views"]

@@ -28,26 +28,27 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.api import admin, pages, ws
-from orchestrator.api.routes import complete_openapi, error_responses, problems, router
-from orchestrator.bus import Bus, InProcessBus, SharedBus
-from orchestrator.clocks import FlagTimers
-from orchestrator.computations import Computations
-from orchestrator.errors import ServiceError
-from orchestrator.hub import Hub
-from orchestrator.leader import Leadership
-from orchestrator.scheduler import PlayoffScheduler
-from orchestrator.service import Service, new_id
+from orchestrator.api.openapi import complete_openapi
+from orchestrator.api.problems import error_responses, problems
+from orchestrator.api.routes import router
+from orchestrator.core.bus import Bus, InProcessBus, SharedBus
+from orchestrator.core.computations import Computations
+from orchestrator.core.errors import ServiceError
+from orchestrator.core.service import Service, new_id
+from orchestrator.core.timesource import SystemTime, TimeSource
+from orchestrator.core.words import error_words
+from orchestrator.runtime.clocks import FlagTimers
+from orchestrator.runtime.hub import Hub
+from orchestrator.runtime.scheduler import PlayoffScheduler
 from orchestrator.settings import Settings
 from orchestrator.store import (
     AsyncEventLog,
-    AsyncEventStore,
     ConcurrencyError,
-    SqliteEventStore,
+    Leadership,
     StoreUnavailableError,
+    open_log,
 )
-from orchestrator.timesource import SystemTime, TimeSource
 from orchestrator.views.start import api_address_page, wants_a_page
-from orchestrator.words import error_words
 from playoff_formats.errors import InputError, PlayoffError
 
 STORE_WAIT_S = 5.0
@@ -372,30 +373,23 @@ def _size(limit: int) -> str:
 
 
 def _open_log(settings: Settings) -> AsyncEventLog:
-    if settings.store_url is not None:
-        # Imported only here: the driver costs a start on SQLite a tenth of a second.
-        from orchestrator.store.postgres import PostgresEventStore
-
-        # A command waits at most this long for a connection while PostgreSQL is out
-        # of reach, then is refused as unavailable: an arbiter is never kept waiting.
-        return PostgresEventStore(settings.store_url, timeout=STORE_WAIT_S)
-    return AsyncEventStore(SqliteEventStore(settings.db_path))
+    url = settings.store_url if settings.store_url is not None else f"sqlite:{settings.db_path}"
+    return open_log(url, wait_s=STORE_WAIT_S)
 
 
 def _bus_of(settings: Settings) -> Bus:
     if settings.redis_url is None:
         return InProcessBus()
-    from orchestrator.redis_bus import RedisBus
+    from orchestrator.runtime.redis_bus import RedisBus
 
     return RedisBus(settings.redis_url, reconcile_s=settings.reconcile_s)
 
 
 def _lease_of(log: AsyncEventLog, settings: Settings) -> Leadership:
-    lease = getattr(log, "lease", None)
-    if not callable(lease):
+    lease = log.lease(poll_s=settings.leader_poll_s)
+    if lease is None:
         raise ValueError(
             "workers that share a bus must share a PostgreSQL log (--store postgresql://...), "
             "whose lease elects the one that runs the timers"
         )
-    leadership: Leadership = lease(poll_s=settings.leader_poll_s)
-    return leadership
+    return lease

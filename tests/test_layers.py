@@ -10,20 +10,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
+ROOT = Path(__file__).parent.parent
 
 
-def _imports(package: str) -> dict[str, set[str]]:
-    """Each module of ``package`` and the top-level packages it imports."""
+def _imports(package: str, depth: int = 1) -> dict[str, set[str]]:
+    """Each module of ``package`` and the packages it imports, named by their first
+    ``depth`` parts (``orchestrator.core`` at depth 2)."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                names.update(alias.name.split(".")[0] for alias in node.names)
+                names.update(".".join(alias.name.split(".")[:depth]) for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names.add(node.module.split(".")[0])
+                names.add(".".join(node.module.split(".")[:depth]))
         found[str(path.relative_to(ROOT))] = names
     return found
 
@@ -49,14 +50,67 @@ def test_no_layer_imports_what_is_above_it(package: str, forbidden: set[str]) ->
 def test_the_rules_commands_do_not_load_the_service() -> None:
     """`playoff standings` has no business loading the web service."""
     probe = (
-        "import sys, orchestrator.cli; "
+        "import sys, orchestrator.cli.main; "
         "print(sorted(m for m in ('fastapi', 'uvicorn', 'apscheduler', 'starlette', "
-        "'orchestrator.service', 'orchestrator.app') if m in sys.modules))"
+        "'orchestrator.core.service', 'orchestrator.app') if m in sys.modules))"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("layer", "forbidden"),
+    [
+        # The core decides and logs; what runs around it, and the doors, come after it.
+        ("orchestrator/core", {"orchestrator.runtime", "orchestrator.api", "orchestrator.cli",
+                               "orchestrator.app", "orchestrator.settings"}),
+        ("orchestrator/runtime", {"orchestrator.api", "orchestrator.cli", "orchestrator.app"}),
+        # The log knows nothing of what is logged in it.
+        ("orchestrator/store", {"orchestrator.core", "orchestrator.runtime", "orchestrator.api",
+                                "orchestrator.cli", "orchestrator.app", "orchestrator.views",
+                                "orchestrator.settings", "playoff_formats"}),
+        ("orchestrator/api", {"orchestrator.cli"}),
+    ],
+)
+def test_each_layer_of_the_service_imports_only_those_below_it(
+    layer: str, forbidden: set[str]
+) -> None:
+    wrong = {
+        module: sorted(names & forbidden)
+        for module, names in _imports(layer, depth=2).items()
+        if names & forbidden
+    }
+    assert wrong == {}
+
+
+TOP_OF_THE_SERVICE = {
+    "__init__.py", "app.py", "settings.py",
+    "api", "cli", "core", "data", "runtime", "store", "views",
+}
+"""The app factory and its settings beside the layers: a new module goes in one."""
+
+
+def test_the_service_holds_its_layers_and_no_loose_modules() -> None:
+    found = {
+        path.name for path in (ROOT / "orchestrator").iterdir()
+        if path.suffix == ".py" or (path / "__init__.py").is_file()
+    }
+    assert found == TOP_OF_THE_SERVICE
+
+
+MAX_MODULE_LINES = 1000
+
+
+@pytest.mark.parametrize("package", ["orchestrator", "playoff_formats"])
+def test_no_module_is_over_a_thousand_lines(package: str) -> None:
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
 
 
 # ------------------------------------------------------------------ the tests' own layout

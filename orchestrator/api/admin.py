@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from orchestrator.api.deps import ServiceDep, TokenDep
-from orchestrator.errors import NotFound
+from orchestrator.core.errors import NotFound
 
 __all__ = ["router"]
 

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from orchestrator.access import NO_TOKEN
-from orchestrator.service import Service
+from orchestrator.core.access import NO_TOKEN
+from orchestrator.core.service import Service
 
 
 def get_service(request: Request) -> Service:

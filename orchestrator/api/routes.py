@@ -14,23 +14,57 @@ OpenAPI description with its model.
 
 from __future__ import annotations
 
-import copy
 import hmac
 import re
 import string
-from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import PlainTextResponse
-from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
-from orchestrator.access import not_for_a_hall_screen
+from orchestrator.api.bodies import (
+    IDEMPOTENCY_KEY_PARAMETER,
+    MAX_PLACES,
+    MAX_SEQ,
+    TOML,
+    CommandAnswer,
+    EventAnswer,
+    EventCreatedAnswer,
+    ExtraBoardsRequest,
+    ForesightAnswer,
+    GameResultRequest,
+    HallForesightRequest,
+    JobsAnswer,
+    LogAnswer,
+    Money,
+    PgnResponse,
+    PlacingsAnswer,
+    PlayoffAnswer,
+    PlayoffRequest,
+    StandingsAnswer,
+    TokenAnswer,
+    TokenRequest,
+    _playoff_format,
+)
 from orchestrator.api.deps import ServiceDep, TokenDep
-from orchestrator.auth import Action, Actor, Role
-from orchestrator.commands import (
+from orchestrator.api.openapi import (
+    _COMPONENTS,
+    _VERB_ROUTES,
+)
+from orchestrator.api.problems import (
+    _REF,
+    _TOKEN_ERRORS,
+    _WITH_TOKEN,
+    StrictJsonRoute,
+    _json_error_responses,
+    _json_value,
+    _text,
+    error_responses,
+)
+from orchestrator.core.access import not_for_a_hall_screen
+from orchestrator.core.auth import Action, Actor, Role
+from orchestrator.core.commands import (
     Command,
     CommandBase,
     RecordGameResult,
@@ -38,13 +72,12 @@ from orchestrator.commands import (
     ShowForesightInHall,
     client_commands,
 )
-from orchestrator.creation import PlayoffOptions
-from orchestrator.errors import Conflict, Forbidden
-from orchestrator.pgn import playoff_pgn
-from orchestrator.refusals import RefusalKind
-from orchestrator.service import Request as IdempotentRequest
-from orchestrator.service import Service
-from orchestrator.state import EventState, PlayoffState, playoff_stream
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.errors import Conflict, Forbidden
+from orchestrator.core.pgn import playoff_pgn
+from orchestrator.core.service import Request as IdempotentRequest
+from orchestrator.core.service import Service
+from orchestrator.core.state import EventState, PlayoffState, playoff_stream
 from orchestrator.views import arbiter_view, hall_view, playoff_view
 from orchestrator.views.arbiter import ArbiterView
 from orchestrator.views.event import (
@@ -61,388 +94,21 @@ from playoff_formats.foresight import (
     parse_event_with_pending,
     parse_trf_with_pending,
 )
-from playoff_formats.formats import BUILT_IN, PlayoffFormat, built_in
-from playoff_formats.formats.custom import format_from_document
-from playoff_formats.io.json_event import event_json_schema, parse_event
+from playoff_formats.formats import PlayoffFormat
+from playoff_formats.io.json_event import parse_event
 from playoff_formats.io.reasons import clip
 from playoff_formats.io.strict_json import load_json
 from playoff_formats.io.toml_text import load_toml
 from playoff_formats.model import (
-    MAX_BOARD_COUNT,
     MAX_ID,
     AwareInstant,
     Event,
-    Ref,
     Result,
 )
 from playoff_formats.placings import final_placings
 from playoff_formats.regulations import regulation_names, regulation_ranks, regulations_for
 
-MAX_LABEL = 100
-"""Characters in a token's label."""
-MAX_PLACES = 1000
-"""Prizes or tour points by place, at most."""
-MAX_MONEY = 10**12
-"""The largest prize (in any currency) or number of tour points."""
-MAX_SEQ = 2**62
-"""The largest sequence number a log can reach (SQLite integers are 64 bits)."""
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class Problem(BaseModel):
-    """One problem with a request: where (``loc``: ``body``, ``path`` or ``query``,
-    then the JSON path of the field) and why; ``line`` and ``column`` where the text
-    is known to go wrong."""
-
-    model_config = ConfigDict(extra="allow")
-
-    loc: list[str | int]
-    msg: str
-    type: str
-    line: int | None = None
-    column: int | None = None
-
-
-class ErrorBody(BaseModel):
-    """Every refusal: the reason in words, or the problems with the request."""
-
-    detail: str | list[Problem]
-    kind: RefusalKind | None = Field(
-        default=None,
-        description="A refusal a screen tells apart: already-pressed (the press was "
-        "counted already: nothing to do), too-early (a start refused until a rest or "
-        "the chief arbiter's time is over)",
-    )
-
-
-_WHY = {
-    401: "No token, or a token this service never issued",
-    403: "A token without the right to do this, or one that can send commands on a hall "
-         "screen",
-    404: "Not this token's event or play-off: the answer says what the token opens",
-    409: "Not allowed now: the reason says why",
-    413: "The body is larger than the service accepts (README, Limits)",
-    422: "A body, path or query that does not validate: where and why",
-    429: "Too many failed attempts from this address: wait, then try again",
-    503: "In the log, but not loaded at start-up: tell the service's administrator",
-}
-
-
-_REF = "#/components/schemas/{model}"
-
-
-def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The OpenAPI ``responses`` of these refusals, each with :class:`ErrorBody`."""
-    return {status: {"model": ErrorBody, "description": _WHY[status]} for status in statuses}
-
-
-def _json_error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The same, said to be JSON outright: on a route whose answer is not JSON, a
-    "model" would be described in the answer's media type."""
-    schema = {"$ref": _REF.format(model=ErrorBody.__name__)}
-    return {
-        status: {"description": _WHY[status], "content": {"application/json": {"schema": schema}}}
-        for status in statuses
-    }
-
-
-_WITH_TOKEN = (401, 403, 404, 409, 413, 422, 429, 503)
-_TOKEN_ERRORS = error_responses(*_WITH_TOKEN)
-
-
-class _StrictJsonRequest(Request):
-    """A request whose JSON body is read by :func:`load_json`, refusals being 422."""
-
-    async def json(self) -> Any:
-        if not hasattr(self, "_strict_json"):
-            self._strict_json = _json_value(await self.body())
-        return self._strict_json
-
-
-class StrictJsonRoute(APIRoute):
-    """A route reading JSON bodies strictly. Refusals are raised as an
-    :class:`HTTPException`, which FastAPI's body reading passes on as it is (any
-    other error there would become a bare 400)."""
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        declared = {
-            param.alias for param in self.dependant.query_params
-        } | {param.alias for dep in self.dependant.dependencies for param in dep.query_params}
-
-        async def strict(request: Request) -> Response:
-            # A query parameter the route does not take is refused, as the description
-            # says (rather than ignored: a misspelt option would silently not apply).
-            unknown = sorted(set(request.query_params) - declared)
-            if unknown:
-                raise RequestValidationError([{
-                    "loc": ("query", unknown[0]), "msg": "this address takes no such parameter",
-                    "type": "extra_forbidden", "input": request.query_params[unknown[0]],
-                }])
-            return await handler(_StrictJsonRequest(request.scope, request.receive))
-
-        return strict
-
-
-def _json_value(raw: bytes) -> Any:
-    try:
-        return load_json(_text(raw))
-    except InputError as exc:
-        raise HTTPException(status_code=422, detail=problems(exc)) from None
-
-
-def _text(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"the body is not UTF-8 text (byte {exc.start})") from None
-
-
-def problems(exc: InputError) -> list[dict[str, Any]]:
-    """An :class:`InputError` as the ``detail`` of a 422 answer."""
-    return [{
-        "loc": ["body", *_path_parts(exc.path)],
-        "msg": exc.reason,
-        "type": "input_error",
-        "line": exc.line,
-        "column": exc.column,
-    }]
-
-
-def _path_parts(path: str | None) -> list[str | int]:
-    if not path:
-        return []
-    parts: list[str | int] = []
-    for piece in path.replace("]", "").replace("[", ".").split("."):
-        if piece:
-            parts.append(int(piece) if piece.isdigit() else piece)
-    return parts
-
-
 router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
-
-
-# --------------------------------------------------------------------------- bodies
-
-
-class Body_(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-
-Money = Annotated[float, Field(ge=0, le=MAX_MONEY)]
-
-
-class TokenRequest(Body_):
-    role: Literal["arbiter", "display"]
-    label: str = Field(default="", max_length=MAX_LABEL)
-
-
-class PlayoffRequest(Body_):
-    prizes: list[Money] = Field(default_factory=list, max_length=MAX_PLACES)
-    points: list[Money] = Field(default_factory=list, max_length=MAX_PLACES)
-    deadline: AwareInstant | None = None
-    not_before: AwareInstant | None = None
-    generic: StrictBool = False
-    format: str | dict[str, Any] | None = Field(
-        default=None,
-        description="The organiser's own play-off format in place of the regulation's: a "
-        "built-in format's name, or a format document (`playoff schema --playoff-format`)",
-    )
-
-
-def _playoff_format(value: str | dict[str, Any] | None, at: str = "format") -> PlayoffFormat | None:
-    """The format a play-off request names or gives; 422 with its path if refused.
-
-    ``at`` is where the format is in the body: under ``format`` in a JSON request,
-    the body itself when the body is the format (a TOML document)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        found = built_in(value)
-        if found is not None:
-            return found
-        known = ", ".join(BUILT_IN)
-        if len(value) > MAX_ID or not value.strip() or any(c in value for c in "\n=[{"):
-            # A document sent as a name (a TOML file pasted into the JSON): never echoed.
-            raise InputError(
-                f"a built-in format's name ({known}) or a format document as a JSON "
-                f"object; {_A_TOML_FORMAT}", path=at,
-            )
-        raise InputError(f"no built-in play-off format {value!r}; known: {known}", path=at)
-    return format_from_document(value, "", at=at)
-
-
-TOML = "application/toml"
-"""The media type of a TOML document, as the TOML specification names it."""
-
-_A_TOML_FORMAT = (
-    f"a format written in TOML is sent as the body itself, with Content-Type: {TOML}"
-)
-
-
-class ExtraBoardsRequest(Body_):
-    home: Ref
-    away: Ref
-    scheduled: int = Field(ge=1, le=MAX_BOARD_COUNT, description="Boards scheduled in the match")
-    competition: str | None = Field(
-        default=None, max_length=MAX_ID, description="hubert-phillips-bowl"
-    )
-    stage_boards: int | None = Field(default=None, ge=1, le=MAX_BOARD_COUNT)
-
-
-# --------------------------------------------------------------------------- answers
-
-
-class _Open(BaseModel):
-    """An answer whose objects may carry more than the fields described."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class EventCreatedAnswer(BaseModel):
-    id: str
-    chief_token: str = Field(description="The chief arbiter's token, shown this once")
-
-
-class PendingGameAnswer(BaseModel):
-    round: int
-    white: str
-    black: str
-
-
-class EventAnswer(BaseModel):
-    id: str
-    seq: int
-    name: str
-    kind: Literal["individual", "team"]
-    regulation: str
-    playoffs: list[str]
-    pending: list[PendingGameAnswer] = Field(
-        description="Games paired but not yet finished: the standings are final without any"
-    )
-    hall_foresight: bool = Field(description="The hall display shows the play-off watch")
-
-
-class GameResultRequest(Body_):
-    round: int = Field(ge=1, le=1000)
-    white: Ref
-    black: Ref
-    result: Literal["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"]
-    ended_at: AwareInstant | None = Field(
-        default=None, description="When the game ended; without it, when it is recorded"
-    )
-
-
-class HallForesightRequest(Body_):
-    on: StrictBool = Field(description="Show the play-off watch on the hall display, or hide it")
-
-
-class ForesightPlayer(BaseModel):
-    id: str
-    name: str
-    first_alone: float = Field(description="Outcomes in which the player is first alone")
-    in_playoff: float = Field(description="Outcomes in which the player plays off for first")
-    p_first_alone: float
-    p_in_playoff: float
-
-
-class ForesightAnswer(BaseModel):
-    """Every outcome of the pending games under the event's regulation (counts), and
-    how likely (probabilities under ``model``)."""
-
-    regulation: str
-    pending: list[PendingGameAnswer]
-    outcomes: int
-    exact: bool
-    playoff_outcomes: float
-    probability: float
-    model: str
-    players: list[ForesightPlayer]
-    conditions: list[str]
-    sample: int | None = None
-    error: float | None = None
-
-
-class TokenAnswer(BaseModel):
-    role: Literal["arbiter", "display"]
-    token: str
-
-
-class StandingsAnswer(_Open):
-    regulation: str
-    standings: list[dict[str, Any]]
-    playoff: list[str]
-    unresolved: list[list[str]]
-    explanation: list[str]
-    steps: list[dict[str, Any]]
-
-
-class PlayoffAnswer(_Open):
-    """The play-off: a knock-out (bracket, games, draws) or extra boards."""
-
-    id: str
-    kind: Literal["knock-out", "extra-boards"]
-    event_id: str
-    seq: int
-    regulation: str
-    name: str
-    names: dict[str, str]
-    schedule: dict[str, Any] | None
-    changes: list[dict[str, Any]]
-    updated_at: str | None
-
-
-class LoggedEvent(_Open):
-    """An event as logged, with what travels beside it (a clock as it stands...)."""
-
-    stream: str
-    seq: int
-    type: str
-    data: dict[str, Any]
-    actor: str | None
-    recorded_at: str
-    command_id: str | None
-
-
-class CommandAnswer(BaseModel):
-    seq: int = Field(description="The play-off's sequence number after the command")
-    events: list[LoggedEvent]
-
-
-class LogAnswer(BaseModel):
-    events: list[LoggedEvent]
-
-
-class JobsAnswer(BaseModel):
-    jobs: list[dict[str, Any]]
-
-
-class PlacingsAnswer(_Open):
-    players: list[dict[str, Any]]
-    awaiting_playoff: list[str]
-    notes: list[str]
-
-
-class PgnResponse(PlainTextResponse):
-    media_type = "application/x-chess-pgn"
-
-
-IDEMPOTENCY_KEY_PARAMETER: dict[str, Any] = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "description": (
-        "A key of the client's choosing, scoped to the token that sends it: the same "
-        "request sent again with the same key is answered as the first time, and applied "
-        "once; the key sent with another request (another method, path or body) is "
-        "refused with 422"
-    ),
-    "schema": {"type": "string"},
-}
-"""The ``Idempotency-Key`` header in an OpenAPI description, where a route accepts it."""
 
 
 async def _submit(
@@ -1140,71 +806,6 @@ async def _json_body(request: Request) -> dict[str, Any]:
     return body
 
 
-# --------------------------------------------------------------------------- OpenAPI
-
-_COMPONENTS: dict[str, Any] = {}
-"""Schemas the commands' routes refer to beyond those FastAPI finds itself."""
-_VERB_ROUTES: list[tuple[str, str]] = []
-"""The commands' own routes, as (path, method) of the OpenAPI description."""
-
-
-def _event_components() -> dict[str, Any]:
-    schema = event_json_schema(ref_template=_REF)
-    components: dict[str, Any] = schema.pop("$defs", {})
-    components["Event"] = schema
-    return components
-
-
-def complete_openapi(document: dict[str, Any]) -> dict[str, Any]:
-    """``document`` (FastAPI's OpenAPI description) with the schemas that the
-    routes' own descriptions refer to: the event format and the commands' parts.
-
-    A name FastAPI already uses for another schema is given a prefix, and the
-    references of those routes follow.
-    """
-    schemas: dict[str, Any] = document.setdefault("components", {}).setdefault("schemas", {})
-    # The play-off's request is read by its route (JSON or a TOML format), which names
-    # its JSON schema itself.
-    request = PlayoffRequest.model_json_schema(ref_template=_REF)
-    schemas.update(request.pop("$defs", {}))
-    schemas["PlayoffRequest"] = request
-    paths: dict[str, Any] = document.get("paths", {})
-    upload = [("/api/events", "post")]
-    for prefix, extra, operations in (
-        ("Event", _event_components(), upload), ("Command", _COMPONENTS, _VERB_ROUTES)
-    ):
-        renamed = {
-            name: f"{prefix}{name}"
-            for name, schema in extra.items()
-            if name in schemas and schemas[name] != schema
-        }
-        for name, schema in extra.items():
-            schemas[renamed.get(name, name)] = _renamed(copy.deepcopy(schema), renamed)
-        for path, method in operations:
-            operation = paths.get(path, {}).get(method)
-            if operation is not None:
-                paths[path][method] = _renamed(copy.deepcopy(operation), renamed)
-    return document
-
-
-def _renamed(node: Any, renamed: dict[str, str]) -> Any:
-    if not renamed:
-        return node
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, str) and value.startswith("#/components/schemas/"):
-                name = value.rsplit("/", 1)[1]
-                if name in renamed:
-                    node[key] = _REF.format(model=renamed[name])
-            else:
-                _renamed(value, renamed)
-    elif isinstance(node, list):
-        for item in node:
-            _renamed(item, renamed)
-    return node
-
-
 for _command in client_commands():
     if _command.route is not None:
         _route(_command, _command.route)
-

@@ -17,16 +17,16 @@ from starlette.routing import Match, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
-from orchestrator.access import not_for_a_hall_screen
-from orchestrator.auth import ACTION_WORDS, Action, Actor, not_permitted
-from orchestrator.commands import parse_command
-from orchestrator.errors import Forbidden, LogUnavailable, ServiceError
-from orchestrator.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
-from orchestrator.refusals import KnownRefusal
-from orchestrator.service import Request, Service
-from orchestrator.state import playoff_stream
+from orchestrator.core.access import not_for_a_hall_screen
+from orchestrator.core.auth import ACTION_WORDS, Action, Actor, not_permitted
+from orchestrator.core.commands import parse_command
+from orchestrator.core.errors import Forbidden, LogUnavailable, ServiceError
+from orchestrator.core.refusals import KnownRefusal
+from orchestrator.core.service import Request, Service
+from orchestrator.core.state import playoff_stream
+from orchestrator.core.words import validation_words
+from orchestrator.runtime.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
 from orchestrator.store import ConcurrencyError, StoreError
-from orchestrator.words import validation_words
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
 

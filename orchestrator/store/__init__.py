@@ -4,7 +4,8 @@
 - :mod:`.sqlite`: :class:`SqliteEventStore`, the embedded backend (one file, WAL).
 - :mod:`.aio`: :class:`AsyncEventStore`, the async face with group commit.
 - :mod:`.postgres`: :class:`PostgresEventStore`, an :class:`AsyncEventLog` in
-  PostgreSQL, for several workers sharing one log.
+  PostgreSQL, for several workers sharing one log, and their leader's lease.
+- :mod:`.registry`: the back-end of a log's URL, by its scheme (:func:`open_log`).
 """
 
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ from orchestrator.store.base import (
     EventStore,
     InvalidEventError,
     JsonObject,
+    Leadership,
     NewEvent,
     SchemaVersionError,
     Snapshot,
@@ -30,6 +32,7 @@ from orchestrator.store.base import (
     StoreFullError,
     StoreUnavailableError,
 )
+from orchestrator.store.registry import open_log
 from orchestrator.store.sqlite import SCHEMA_VERSION, SqliteEventStore
 
 if TYPE_CHECKING:
@@ -60,6 +63,7 @@ __all__ = [
     "GroupCommitStats",
     "InvalidEventError",
     "JsonObject",
+    "Leadership",
     "NewEvent",
     "PostgresEventStore",
     "SchemaVersionError",
@@ -70,4 +74,5 @@ __all__ = [
     "StoreFullError",
     "StoreUnavailableError",
     "StoredEvent",
+    "open_log",
 ]

@@ -32,6 +32,7 @@ from orchestrator.store.base import (
     AppendUnit,
     AtomicAppend,
     EventStore,
+    Leadership,
     NewEvent,
     Snapshot,
     StoreClosedError,
@@ -220,6 +221,9 @@ class AsyncEventStore:
         return await future
 
     # ----------------------------------------------------------------- closing
+
+    def lease(self, *, poll_s: float = 1.0) -> Leadership | None:
+        return self.store.lease(poll_s=poll_s)
 
     def close(self) -> None:
         """Commit what is queued, stop the threads, close the store (blocking)."""

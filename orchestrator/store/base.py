@@ -1,14 +1,16 @@
 """The event log's interface: stored events, the store protocol, its errors and checks.
 
-Nothing here touches a database: a backend (``sqlite.py``, ``postgres.py``) implements
-:class:`EventStore`, and the rest of the service only sees this module.
+Nothing here touches a database: a back-end implements :class:`AsyncEventLog` (SQLite
+through :class:`EventStore` and its async face, PostgreSQL directly) and is chosen by
+the scheme of the log's URL (:mod:`.registry`); the rest of the service only sees
+this module.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, Protocol, runtime_checkable
@@ -170,6 +172,21 @@ AppendUnit = AppendRequest | AtomicAppend
 # --------------------------------------------------------------------------- protocol
 
 
+class Leadership(Protocol):
+    """How a worker comes to run the timers, and stops: the lease a log gives the
+    workers that share it (docs/runtime.md)."""
+
+    @property
+    def leading(self) -> bool: ...
+
+    async def run(
+        self, elected: Callable[[], Awaitable[None]], deposed: Callable[[], None]
+    ) -> None:
+        """Until cancelled: call ``elected`` each time this worker becomes the leader
+        and ``deposed`` each time it stops being it (also when cancelled)."""
+        ...
+
+
 @runtime_checkable
 class EventStore(Protocol):
     """A durable, append-only log of events in streams (one per play-off or event).
@@ -262,6 +279,12 @@ class EventStore(Protocol):
         """What a quick check of the file finds damaged, in words (empty: nothing)."""
         ...
 
+    def lease(self, *, poll_s: float = 1.0) -> Leadership | None:
+        """The lease that elects one leader among the workers sharing this log, trying
+        for it every ``poll_s``; None for a log that serves one process, which runs
+        its timers itself."""
+        ...
+
     def close(self) -> None:
         """Release the store; idempotent."""
         ...
@@ -326,6 +349,10 @@ class AsyncEventLog(Protocol):
         """What a quick check of the log's storage finds damaged, in words (empty: the
         check found nothing), within about ``max_s`` seconds (a check cut short says
         so). At start-up: a damaged log is reported, never served as if whole."""
+        ...
+
+    def lease(self, *, poll_s: float = 1.0) -> Leadership | None:
+        """As :meth:`EventStore.lease`."""
         ...
 
     async def aclose(self) -> None: ...

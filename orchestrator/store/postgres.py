@@ -1,47 +1,22 @@
-"""The event log in PostgreSQL, for several workers sharing one log (psycopg 3, async).
+"""The event log in PostgreSQL, for several workers sharing one log (psycopg 3, async),
+and the lease that elects their leader.
 
 :class:`PostgresEventStore` is an :class:`~orchestrator.store.base.AsyncEventLog`
-itself: a pool of connections, no thread. It keeps the contract of the SQLite store.
-
-Durability: each call's events are one transaction, committed before the call
-returns (``synchronous_commit`` is put back on for the store's sessions should the
-server or the role have turned it off). Concurrent commits share the server's WAL
-flushes, which does for several connections what the SQLite store's group commit
-does for its single writer.
-
-Concurrency: the primary key ``(stream, seq)`` is what keeps a stream's numbering
-gapless and without duplicates. An append reads the stream's last seq and inserts
-the next ones in one statement; two writers that read the same last seq collide on
-the key, the second waits for the first to commit, fails, and its whole call is run
-again: with ``expected_seq`` it then raises :class:`ConcurrencyError` as a
-serialised writer would; without it, it goes after the new last event. A command id
-resent while its first request commits collides on the ``(stream, command_id)``
-index in the same way, and the second run returns the first's events. Writers of
-one stream through one store queue in the process before they reach the database,
-so collisions happen only between processes (between workers).
-
-Cancellation: a call cancelled while its statements run may or may not have been
-committed; resend it with the same ``command_id`` to learn which (it is never
-applied twice).
-
-The stored data is PostgreSQL ``json`` (text, checked): not ``jsonb``, which would
-read ``1e16`` back as an integer and drop the text of numbers as they were given.
-
-Schema: ``playoff_schema`` holds the number of :data:`MIGRATIONS` applied; opening
-applies the missing ones in one transaction under an advisory lock (workers starting
-together migrate once), and refuses a database from a newer program
-(:class:`SchemaVersionError`) without changing it. The tables are found through the
-session's ``search_path``: ``options=-csearch_path=NAME`` in the URL keeps a log in
-a schema of its own.
+itself: a pool of connections, no thread. It keeps the contract of the SQLite store;
+how (durability, concurrency, cancellation, the schema) is in docs/runtime.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 from psycopg import errors as pgerrors
@@ -50,6 +25,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from orchestrator.store.base import (
     AppendRequest,
+    AsyncEventLog,
     CommandIdReusedError,
     CommandLoggedError,
     ConcurrencyError,
@@ -69,8 +45,7 @@ from orchestrator.store.base import (
     utc_time,
 )
 
-if TYPE_CHECKING:
-    from orchestrator.leader import PostgresLease
+_log = logging.getLogger(__name__)
 
 Connection = psycopg.AsyncConnection[TupleRow]
 
@@ -330,8 +305,6 @@ class PostgresEventStore:
 
     def lease(self, *, poll_s: float = 1.0) -> PostgresLease:
         """The lease that elects one leader among the workers sharing this log."""
-        from orchestrator.leader import PostgresLease
-
         return PostgresLease(self._url, poll_s=poll_s)
 
     async def __aenter__(self) -> PostgresEventStore:
@@ -656,3 +629,108 @@ def _events(stream: str, rows: Sequence[tuple[Any, ...]]) -> list[StoredEvent]:
         StoredEvent(stream, seq, t, data, a, r, c, f)
         for (seq, t, _, a, r, c, f), data in zip(rows, datas, strict=True)
     ]
+
+
+# --------------------------------------------------------------------------- lease
+
+LEADER_LOCK = 0x504C4F46
+"""The advisory lock's first key ("PLOF", as the schema's lock); the second is the
+hash of the log's schema, so that logs in schemas of one database elect apart."""
+
+
+class PostgresLease:
+    """The lease as a session-level advisory lock in the log's database, held by a
+    session of its own: it lives exactly as long as that session (docs/runtime.md)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        poll_s: float = 1.0,
+        timeout_s: float = 2.0,
+        keepalive_s: int = 5,
+    ) -> None:
+        if poll_s <= 0 or timeout_s <= 0 or keepalive_s < 1:
+            raise ValueError("poll_s and timeout_s must be > 0, keepalive_s >= 1")
+        self._url = url  # may hold a password: never shown
+        self.poll_s = poll_s
+        self.timeout_s = timeout_s
+        self.keepalive_s = keepalive_s
+        self._leading = False
+
+    @property
+    def leading(self) -> bool:
+        return self._leading
+
+    async def run(
+        self, elected: Callable[[], Awaitable[None]], deposed: Callable[[], None]
+    ) -> None:
+        while True:
+            conn: Any = None
+            try:
+                conn = await self._connect()
+                while not await self._try_lock(conn):
+                    await asyncio.sleep(self.poll_s)
+                self._leading = True
+                _log.info("this worker is the leader: it runs the flag timers and the jobs")
+                await elected()
+                while True:
+                    await asyncio.sleep(self.poll_s)
+                    async with asyncio.timeout(self.timeout_s):
+                        await conn.execute("SELECT 1")
+            except (psycopg.Error, OSError, TimeoutError) as exc:
+                _log.warning("leader lease: %s; trying again", _reason(exc))
+            except Exception:
+                # elected() failed (the log unreadable...): give the lease up, so that
+                # a worker that can do the work takes it.
+                _log.exception("leader lease: taking the lead failed; trying again")
+            finally:
+                if self._leading:
+                    self._leading = False
+                    _log.info("this worker is no longer the leader")
+                    deposed()
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+            await asyncio.sleep(self.poll_s)
+
+    async def _connect(self) -> Any:
+        idle = self.keepalive_s
+        conn = await psycopg.AsyncConnection.connect(
+            self._url, autocommit=True, connect_timeout=max(2, int(self.timeout_s)),
+            keepalives=1, keepalives_idle=idle, keepalives_interval=1, keepalives_count=3,
+            # Who leads, for whoever looks (pg_stat_activity beside pg_locks).
+            application_name=f"playoff-leader:{os.getpid()}@{socket.gethostname()}"[:63],
+        )
+        # The server's side too: it frees the lock of a leader it can no longer reach
+        # after these, not after the system's two hours.
+        await conn.execute(
+            "SELECT set_config('tcp_keepalives_idle', %s, false), "
+            "set_config('tcp_keepalives_interval', '1', false), "
+            "set_config('tcp_keepalives_count', '3', false)",
+            (str(idle),),
+        )
+        return conn
+
+    @staticmethod
+    async def _try_lock(conn: object) -> bool:
+        assert isinstance(conn, psycopg.AsyncConnection)
+        cursor = await conn.execute(
+            "SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (LEADER_LOCK,)
+        )
+        row = await cursor.fetchone()
+        return bool(row is not None and row[0])
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "the database did not answer in time"
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def open_log(url: str, *, wait_s: float) -> AsyncEventLog:
+    """The log in the PostgreSQL database a ``postgresql:`` URL names. A command waits
+    at most ``wait_s`` for a connection while the database is out of reach, then is
+    refused as unavailable: an arbiter is never kept waiting."""
+    return PostgresEventStore(url, timeout=wait_s)

@@ -31,6 +31,7 @@ from typing import Any
 from orchestrator.store.base import (
     AppendRequest,
     AppendUnit,
+    AsyncEventLog,
     AtomicAppend,
     CommandIdReusedError,
     CommandLoggedError,
@@ -262,6 +263,10 @@ class SqliteEventStore:
         for conn in idle:
             conn.close()
         self._writer.close()
+
+    def lease(self, *, poll_s: float = 1.0) -> None:
+        """None: a SQLite file serves one process, which runs its timers itself."""
+        return None
 
     def __enter__(self) -> SqliteEventStore:
         return self
@@ -571,3 +576,14 @@ def _rollback(conn: sqlite3.Connection) -> None:
         with suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
 
+
+def open_log(url: str, *, wait_s: float) -> AsyncEventLog:
+    """The log in the SQLite file a ``sqlite:`` URL names (``sqlite:playoff.db``,
+    ``sqlite:///var/lib/playoff.db``), with its async face. A file has no connection
+    to wait for: ``wait_s`` is not used."""
+    from orchestrator.store.aio import AsyncEventStore
+
+    path = url.removeprefix("sqlite:")
+    if path.startswith("//"):
+        path = path[2:]
+    return AsyncEventStore(SqliteEventStore(path))

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from orchestrator.commands import Context
-from orchestrator.state import PlayoffState
+from orchestrator.core.commands import Context
+from orchestrator.core.state import PlayoffState
 from playoff_formats.placings import Awards
 from playoff_formats.schedule import Plan
 
@@ -30,7 +30,7 @@ class ViewContext:
     """The types of the events logged since the previous view (what moved the schedule)."""
 
     def command_context(self) -> Context:
-        """A context to check commands against (:func:`orchestrator.commands.refusal`):
+        """A context to check commands against (:func:`orchestrator.core.commands.refusal`):
         the same time, the same schedule, and a fixed seed, since nothing is drawn."""
 
         def planned_start(state: PlayoffState, match: int, game: int) -> datetime | None:

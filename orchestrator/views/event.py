@@ -11,7 +11,7 @@ in words. Each result control carries the exact request it sends; the page
 renders and sends, it computes nothing.
 
 The hall display of the event shows one line of the watch only while the chief
-arbiter has switched it on (:class:`~orchestrator.events.HallForesightSet`): a
+arbiter has switched it on (:class:`~orchestrator.core.events.HallForesightSet`): a
 play-off that is only possible is not announced to the players by default.
 """
 
@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from orchestrator.state import EventState
+from orchestrator.core.state import EventState
 from playoff_formats.foresight import DRAW_RATES, Foresight, PendingGame
 from playoff_formats.model import IndividualEvent
 from playoff_formats.values import Result

@@ -8,9 +8,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from orchestrator.events import ArmageddonColoursChosen, ClockEvent, GameStarted, PlayoffEvent
-from orchestrator.events import ResultRecorded as _ResultRecorded
-from orchestrator.state import ArbiterChange, Draw, GameKey, PlayoffState
+from orchestrator.core.events import ArmageddonColoursChosen, ClockEvent, GameStarted, PlayoffEvent
+from orchestrator.core.events import ResultRecorded as _ResultRecorded
+from orchestrator.core.state import ArbiterChange, Draw, GameKey, PlayoffState
 from playoff_formats.builders.format import bracket_json
 from playoff_formats.clock import Clock
 from playoff_formats.formats import MatchFormat

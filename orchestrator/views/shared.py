@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.context import ViewContext
 from playoff_formats.clock import ClockStatus
 from playoff_formats.model import Colour

@@ -16,8 +16,8 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, Field
 
-from orchestrator.auth import Role
-from orchestrator.state import EventState, PlayoffState
+from orchestrator.core.auth import Role
+from orchestrator.core.state import EventState, PlayoffState
 
 __all__ = ["AccessView", "PageLink", "access_view", "api_address_page", "wants_a_page"]
 

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests import support
 from tests.support.events import ABDU, SINDAROV, uzchess_json
 from tests.support.server import RunningServer, running_server

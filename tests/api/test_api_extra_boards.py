@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.server import running_server
 
 KNOCKOUT = {

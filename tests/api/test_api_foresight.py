@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from playoff_formats.foresight import OutcomeModel, foresee, parse_event_with_pending
 from playoff_formats.model import IndividualEvent
 from playoff_formats.regulations import get_regulation
@@ -305,7 +305,7 @@ def test_a_result_sent_again_with_its_key_is_applied_once(server: RunningServer)
 
 
 def test_a_finished_event_is_logged_as_before(server: RunningServer) -> None:
-    from orchestrator.state import event_stream
+    from orchestrator.core.state import event_stream
 
     event_id, _ = upload(server, finished())
     logged = server.call(lambda: server.service.store.read(event_stream(event_id)))

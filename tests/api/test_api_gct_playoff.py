@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests import support
 from tests.support.events import ABDU, PRAGG, SINDAROV
 from tests.support.server import running_server

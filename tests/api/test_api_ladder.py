@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from clients.python.client import PlayoffClient
-from orchestrator.files import read_playoff_format
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.files import read_playoff_format
+from orchestrator.core.timesource import ManualTime
 from tests.support import DATA
 from tests.support.events import ABDU, PRAGG, SINDAROV, uzchess_json
 from tests.support.ladder import ANAND, GIRI, JSON, LADDER, create, ok, world_cup_json

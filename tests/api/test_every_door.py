@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.commands import client_commands
-from orchestrator.timesource import ManualTime
+from orchestrator.core.commands import client_commands
+from orchestrator.core.timesource import ManualTime
 from tests.support.arbiter import arbiter
 from tests.support.events import ABDU, PRAGG, SINDAROV
 from tests.support.server import RunningServer, running_server

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support import DATA
 from tests.support.server import running_server
 

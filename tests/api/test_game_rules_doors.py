@@ -12,7 +12,7 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.arbiter import arbiter
 from tests.support.server import running_server
 from tests.support.ws import make_playoff, ws_answer

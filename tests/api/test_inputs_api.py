@@ -24,8 +24,8 @@ import pytest
 import uvicorn
 
 from orchestrator.app import create_app
+from orchestrator.core.timesource import ManualTime
 from orchestrator.settings import Settings
-from orchestrator.timesource import ManualTime
 from playoff_formats.model import MAX_NAME
 from tests.support import DATA
 from tests.support.events import uzchess_json

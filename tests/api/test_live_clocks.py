@@ -19,7 +19,7 @@ import pytest
 from clients.python.client import Message, PlayoffClient
 from clients.python.errors import CommandError
 from orchestrator.api import ws as ws_endpoint
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.events import ABDU, PRAGG, SINDAROV
 from tests.support.server import RunningServer
 from tests.support.ws import Reader, Setup, level_after_two_games, make_playoff, served

@@ -22,7 +22,7 @@ from schemathesis.checks import positive_data_acceptance
 
 from orchestrator.app import create_app
 from orchestrator.settings import Settings
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.events import uzchess_json
 from tests.support.server import RunningServer, running_server
 

@@ -18,9 +18,9 @@ from typing import Any
 import chess.pgn
 import pytest
 
-from orchestrator.files import read_playoff_format
-from orchestrator.pgn import comment_text, tag_value
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.files import read_playoff_format
+from orchestrator.core.pgn import comment_text, tag_value
+from orchestrator.core.timesource import ManualTime
 from tests.support import DATA
 from tests.support.events import ABDU, SINDAROV, UZCHESS, uzchess_json
 from tests.support.ladder import create

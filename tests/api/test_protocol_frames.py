@@ -15,10 +15,10 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from orchestrator.commands import client_commands
-from orchestrator.events import _FIELDS, ClockPressed, DeadlineSet, GameStarted, StartMoved
-from orchestrator.protocol import EventFrame, ViewFrame, parse_server_frame
-from orchestrator.timesource import ManualTime
+from orchestrator.core.commands import client_commands
+from orchestrator.core.events import _FIELDS, ClockPressed, DeadlineSet, GameStarted, StartMoved
+from orchestrator.core.protocol import EventFrame, ViewFrame, parse_server_frame
+from orchestrator.core.timesource import ManualTime
 from tests import support
 from tests.support import ROOT
 from tests.support.events import ABDU, uzchess_json

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from orchestrator.protocol import parse_server_frame
-from orchestrator.timesource import ManualTime
+from orchestrator.core.protocol import parse_server_frame
+from orchestrator.core.timesource import ManualTime
 from tests.support.ws import cmd, make_playoff, press, raw_frames, raw_hello, served
 
 ALREADY = "White's clock was already pressed after move 1 (match 1, game 1): the press counts once"

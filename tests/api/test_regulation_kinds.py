@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from playoff_formats.errors import InputError
 from playoff_formats.io.json_event import load_event, parse_event, parse_json_event
 from playoff_formats.io.trf import parse_trf

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from playoff_formats.schedule import Constraints, RestKind, rest_breaches
 from tests.support.events import ABDU, PRAGG, SINDAROV, uzchess_json
 from tests.support.server import RunningServer, running_server

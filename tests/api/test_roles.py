@@ -1,4 +1,4 @@
-"""Roles as documented: one table (``orchestrator.auth.PERMISSIONS``, in words in
+"""Roles as documented: one table (``orchestrator.core.auth.PERMISSIONS``, in words in
 docs/protocol.md, "Roles"), enforced for every REST route and every websocket
 command with every role. A role that may not do a thing gets 403 (or an error
 frame), and one that may never does; nothing else is asserted here (what a
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from orchestrator.auth import PERMISSIONS, Action, Role
-from orchestrator.commands import client_commands
-from orchestrator.timesource import ManualTime
+from orchestrator.core.auth import PERMISSIONS, Action, Role
+from orchestrator.core.commands import client_commands
+from orchestrator.core.timesource import ManualTime
 from tests.support import ROOT
 from tests.support.events import ABDU, SINDAROV
 from tests.support.server import RunningServer, running_server

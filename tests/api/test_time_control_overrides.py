@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.events import uzchess_json
 from tests.support.server import running_server
 

@@ -25,8 +25,8 @@ from websockets.exceptions import ConnectionClosed
 from clients.python.client import PlayoffClient
 from clients.python.errors import AuthError, CommandError, NotFound
 from orchestrator.api import ws as ws_endpoint
-from orchestrator.commands import PressClock
-from orchestrator.timesource import ManualTime
+from orchestrator.core.commands import PressClock
+from orchestrator.core.timesource import ManualTime
 from playoff_formats.model import Colour
 from tests import support
 from tests.support.events import ABDU, PRAGG, SINDAROV

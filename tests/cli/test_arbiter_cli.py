@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from orchestrator.demo import demo_event_at
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.demo import demo_event_at
+from orchestrator.core.timesource import ManualTime
 from tests.support.arbiter import (
     arbiter,
     playoff_of,

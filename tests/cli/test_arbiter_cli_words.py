@@ -22,7 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support import ROOT
 from tests.support.arbiter import PROXIES, Playoff, playoff_of, two_way_tie
 

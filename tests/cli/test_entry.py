@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.entry import plain_standings
+from orchestrator.cli.entry import plain_standings
 from tests.support import ROOT
 from tests.support.cli import playoff
 
@@ -46,7 +46,7 @@ def test_only_a_plain_standings_call_is_read_apart(
 @pytest.mark.parametrize("format", ["json", "table"])
 def test_the_program_prints_what_the_full_command_line_prints(format: str) -> None:
     program = subprocess.run(
-        [sys.executable, "-m", "orchestrator.entry", "standings", UZCHESS, "-f", format],
+        [sys.executable, "-m", "orchestrator.cli.entry", "standings", UZCHESS, "-f", format],
         capture_output=True, text=True, cwd=ROOT, timeout=60, env={"COLUMNS": "80", "PATH": ""},
     )
     full = playoff("standings", UZCHESS, "--format", format)
@@ -59,7 +59,7 @@ def test_a_refusal_is_the_same_error_on_both_paths(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"name": "x", "players": []}', encoding="utf-8")
     program = subprocess.run(
-        [sys.executable, "-m", "orchestrator.entry", "standings", str(broken)],
+        [sys.executable, "-m", "orchestrator.cli.entry", "standings", str(broken)],
         capture_output=True, text=True, cwd=ROOT, timeout=60, env={"COLUMNS": "80", "PATH": ""},
     )
     full = playoff("standings", str(broken))
@@ -71,12 +71,12 @@ def test_a_refusal_is_the_same_error_on_both_paths(tmp_path: Path) -> None:
 def test_the_standings_load_neither_the_option_parser_nor_the_service() -> None:
     probe = (
         "import sys\n"
-        "from orchestrator.entry import main\n"
+        "from orchestrator.cli.entry import main\n"
         "try:\n"
         f"    main(['standings', {UZCHESS!r}, '-f', 'json'])\n"
         "except SystemExit as stop:\n"
         "    assert stop.code == 0, stop.code\n"
-        "print(sorted(m for m in ('typer', 'click', 'fastapi', 'pydantic', 'orchestrator.cli')"
+        "print(sorted(m for m in ('typer', 'click', 'fastapi', 'pydantic', 'orchestrator.cli.main')"
         " if m in sys.modules), file=sys.stderr)\n"
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
@@ -88,7 +88,7 @@ def test_the_standings_load_neither_the_option_parser_nor_the_service() -> None:
 
 def test_anything_else_goes_to_the_full_command_line() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "orchestrator.entry", "standings", "--help"],
+        [sys.executable, "-m", "orchestrator.cli.entry", "standings", "--help"],
         capture_output=True, text=True, cwd=ROOT, timeout=60, env={"COLUMNS": "80", "PATH": ""},
     )
     assert run.returncode == 0
@@ -103,8 +103,8 @@ def test_the_plain_console_writes_what_rich_writes(
 
     from rich.console import Console
 
-    from orchestrator.files import read_event, resolve_regulation
-    from orchestrator.tables import PlainConsole, print_standings
+    from orchestrator.cli.files import read_event, resolve_regulation
+    from orchestrator.cli.tables import PlainConsole, print_standings
 
     monkeypatch.setenv("COLUMNS", "72")
     loaded = read_event(ROOT / "tests" / "data" / event)
@@ -120,8 +120,8 @@ def test_the_plain_console_writes_what_rich_writes(
 def test_the_json_text_reads_back_as_the_same_data() -> None:
     import json
 
-    from orchestrator.entry import json_text
-    from orchestrator.files import read_event, resolve_regulation
+    from orchestrator.cli.entry import json_text
+    from orchestrator.cli.files import read_event, resolve_regulation
 
     loaded = read_event(ROOT / "tests" / "data" / "uzchess-cup-masters-2025.json")
     data = resolve_regulation(None, loaded).standings(loaded).to_json()
@@ -136,7 +136,7 @@ def test_the_json_text_reads_back_as_the_same_data() -> None:
 def test_explanations_wrap_at_spaces_as_textwrap_does_without_breaking_names(width: int) -> None:
     import textwrap
 
-    from orchestrator.tables import wrapped
+    from orchestrator.cli.tables import wrapped
 
     text = ("Vachier-Lagrave, Abdusattorov and Praggnanandhaa R are tied on 5½ points for "
             "places 1-3. Supercalifragilisticexpialidocious-Wordsworth stays whole.")

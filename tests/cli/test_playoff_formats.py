@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.files import read_playoff_format
+from orchestrator.cli.files import read_playoff_format
 from playoff_formats.builders.format import bracket_for, build_playoff
 from playoff_formats.builders.gct import gct2015_playoff
 from playoff_formats.errors import InputError, PlayoffError

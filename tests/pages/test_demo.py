@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from orchestrator.demo import DemoRefused, demo_event_at, prepare_demo
-from orchestrator.timesource import ManualTime
+from orchestrator.cli.demo import DemoRefused, demo_event_at, prepare_demo
+from orchestrator.core.timesource import ManualTime
 from tests.support import ROOT
 from tests.support.browser import browser
 from tests.support.cli import playoff_process, unwrapped
@@ -345,7 +345,7 @@ def test_the_readme_resumes_the_log_that_make_demo_writes() -> None:
     resume = re.findall(r"^\.venv/bin/playoff serve --db (\S+)", readme, flags=re.M)
     assert resume == [db.group(1)]
     # The command the README gives is the one the demo prints for that log.
-    from orchestrator.cli import resume_command
+    from orchestrator.cli.main import resume_command
 
     assert resume_command(Path(db.group(1)), "127.0.0.1", 8000).endswith(
         f"playoff serve --db {db.group(1)}"

@@ -27,7 +27,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 
 from websockets.sync.client import connect
 
-from orchestrator.cli import RedactSecrets
+from orchestrator.cli.main import RedactSecrets
 from tests.support.browser import browser
 from tests.support.events import uzchess_json
 from tests.support.server import free_port

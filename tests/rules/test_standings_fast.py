@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orchestrator.files import read_event
+from orchestrator.cli.files import read_event
 from playoff_formats.errors import InputError
 from playoff_formats.io.json_event import load_event
 from playoff_formats.io.trf import TrfEvent, parse_trf, read_trf
@@ -286,7 +286,7 @@ def test_standings_of_a_trf_load_neither_the_models_nor_the_json_reader(tmp_path
     regulation.write_text('name = "club"\ncriteria = ["WON", "SB", "KS", "BH", "BH-C1"]\n')
     probe = (
         "import sys; from pathlib import Path; "
-        "from orchestrator.files import read_event, resolve_regulation; "
+        "from orchestrator.cli.files import read_event, resolve_regulation; "
         f"event = read_event(Path({str(path)!r})); "
         f"resolve_regulation({str(regulation)!r}, event).standings(event); "
         "print(sorted(m for m in ('pydantic', 'playoff_formats.model', "
@@ -308,7 +308,7 @@ def test_standings_of_a_trf_load_neither_the_models_nor_the_json_reader(tmp_path
 
 
 def test_the_competitions_the_command_line_names_are_the_builders() -> None:
-    from orchestrator.cli import KNOWN_COMPETITIONS
+    from orchestrator.cli.main import KNOWN_COMPETITIONS
     from playoff_formats.builders.stanzas import HUBERT_PHILLIPS_BOWL
 
     assert KNOWN_COMPETITIONS == (HUBERT_PHILLIPS_BOWL,)

@@ -33,7 +33,7 @@ import psycopg
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.playoff import clock_view, playoff_view
 from tests.support import DATA
 from tests.support.events import ABDU

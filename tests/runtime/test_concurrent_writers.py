@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from orchestrator.store import SqliteEventStore
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.events import uzchess_json
 from tests.support.server import kill, running_server, service_process
 

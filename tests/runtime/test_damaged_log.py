@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.server import running_server
 from tests.support.ws import make_playoff
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.server import RunningServer, running_server
 from tests.support.ws import cmd, make_playoff, raw_frames, raw_hello
 

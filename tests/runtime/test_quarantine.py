@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.events import PlayoffCreated
+from orchestrator.core.events import PlayoffCreated
 from orchestrator.store import NewEvent, SqliteEventStore
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.events import uzchess_json
 from tests.support.server import running_server
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests import support
 from tests.support.server import RunningServer, kill, running_server, service_process
 

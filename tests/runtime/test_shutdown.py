@@ -23,7 +23,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from clients.python.client import Message, PlayoffClient
-from orchestrator.cli import GRACEFUL_STOP_S
+from orchestrator.cli.main import GRACEFUL_STOP_S
 from tests.support.events import ABDU, uzchess_json
 from tests.support.server import free_port, service_process
 

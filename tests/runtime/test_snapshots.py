@@ -9,14 +9,14 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
-from orchestrator import snapshots
-from orchestrator.commands import DrawLots, PressClock, RecordResult, StartGame
-from orchestrator.creation import PlayoffOptions
-from orchestrator.files import demo_event
-from orchestrator.service import Service
-from orchestrator.state import playoff_stream
+from orchestrator.cli.files import demo_event
+from orchestrator.core import snapshots
+from orchestrator.core.commands import DrawLots, PressClock, RecordResult, StartGame
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.service import Service
+from orchestrator.core.state import playoff_stream
+from orchestrator.core.timesource import ManualTime
 from orchestrator.store import AsyncEventStore, Snapshot, SqliteEventStore
-from orchestrator.timesource import ManualTime
 from playoff_formats.model import Colour, Result
 from tests.support import DATA
 from tests.support.server import running_server

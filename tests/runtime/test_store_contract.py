@@ -11,6 +11,7 @@ over the websocket, and a restart on the same database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import sqlite3
 from collections.abc import AsyncIterator, Callable
@@ -28,6 +29,7 @@ from fastapi import FastAPI
 
 from clients.python.client import PlayoffClient
 from orchestrator.app import create_app
+from orchestrator.core.timesource import ManualTime
 from orchestrator.settings import Settings
 from orchestrator.store import (
     AppendRequest,
@@ -44,9 +46,9 @@ from orchestrator.store import (
     SqliteEventStore,
     StoreClosedError,
     StoredEvent,
+    open_log,
 )
 from orchestrator.store import postgres as pg_store
-from orchestrator.timesource import ManualTime
 from tests.support.events import uzchess_json
 from tests.support.pg import pg_database, postgres_server
 from tests.support.server import free_port
@@ -68,6 +70,8 @@ class Backend:
     open: Callable[[], AsyncEventLog]
     fail_inserts_of: Callable[[str], None]
     """Make every insert of an event of this type fail inside the transaction."""
+    url: str
+    """The log's URL, as ``--store`` or the settings name it."""
 
 
 def _sqlite(path: Path) -> Backend:
@@ -80,7 +84,10 @@ def _sqlite(path: Path) -> Backend:
         conn.commit()
         conn.close()
 
-    return Backend("sqlite", lambda: AsyncEventStore(SqliteEventStore(path)), fail_inserts_of)
+    return Backend(
+        "sqlite", lambda: AsyncEventStore(SqliteEventStore(path)), fail_inserts_of,
+        f"sqlite:{path}",
+    )
 
 
 def _postgres(url: str) -> Backend:
@@ -95,7 +102,7 @@ def _postgres(url: str) -> Backend:
                 f"WHEN (NEW.type = '{event_type}') EXECUTE FUNCTION fail()"
             )
 
-    return Backend("postgres", lambda: PostgresEventStore(url), fail_inserts_of)
+    return Backend("postgres", lambda: PostgresEventStore(url), fail_inserts_of, url)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -470,6 +477,67 @@ async def test_streams_sorted_by_code_point_and_by_prefix(log: AsyncEventLog) ->
 
 
 # --------------------------------------------------------------------------- concurrency
+
+
+async def test_a_log_named_by_its_url_reads_what_was_written_to_it(backend: Backend) -> None:
+    store = backend.open()
+    await store.append("playoff-u", "created", {"n": 1}, actor="a1", recorded_at=at(0))
+    await store.aclose()
+    named = open_log(backend.url, wait_s=5.0)
+    try:
+        assert [(e.type, e.data) for e in await named.read("playoff-u")] == [
+            ("created", {"n": 1})
+        ]
+    finally:
+        await named.aclose()
+
+
+def test_a_url_no_back_end_knows_is_refused_without_being_shown() -> None:
+    with pytest.raises(ValueError) as refused:
+        open_log("mysql://organiser:hunter2@db.example/playoffs", wait_s=5.0)
+    assert "'mysql:'" in str(refused.value)
+    assert "postgresql:" in str(refused.value) and "sqlite:" in str(refused.value)
+    assert "hunter2" not in str(refused.value)
+
+
+async def test_a_log_shared_by_workers_elects_one_leader_at_a_time(backend: Backend) -> None:
+    first, second = backend.open(), backend.open()
+    try:
+        leases = [first.lease(poll_s=0.05), second.lease(poll_s=0.05)]
+        if backend.name == "sqlite":
+            # A file serves one process: there is no one to elect it against.
+            assert leases == [None, None]
+            return
+        assert leases[0] is not None and leases[1] is not None
+        elected: list[int] = []
+        deposed: list[int] = []
+
+        def follow(n: int) -> Any:
+            async def on_elected() -> None:
+                elected.append(n)
+
+            return on_elected, lambda: deposed.append(n)
+
+        runs = [asyncio.create_task(lease.run(*follow(n))) for n, lease in enumerate(leases)]
+        async with asyncio.timeout(10):
+            while not elected:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)  # several polls: nobody else is elected meanwhile
+        leader = elected[0]
+        assert elected == [leader]
+        runs[leader].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runs[leader]
+        async with asyncio.timeout(10):
+            while len(elected) < 2:
+                await asyncio.sleep(0.01)
+        assert elected == [leader, 1 - leader] and deposed == [leader]
+        runs[1 - leader].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runs[1 - leader]
+    finally:
+        await first.aclose()
+        await second.aclose()
 
 
 async def test_concurrent_appenders_to_one_stream_get_gapless_seqs(backend: Backend) -> None:

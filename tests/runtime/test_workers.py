@@ -19,9 +19,9 @@ import psycopg
 import pytest
 
 from clients.python.client import PlayoffClient
-from orchestrator.errors import NotFound
+from orchestrator.core.errors import NotFound
 from orchestrator.settings import DeploymentError, check_deployment
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.cli import playoff
 from tests.support.pg import pg_database, postgres_server
 from tests.support.redis import RedisServer, own_redis, redis_server

@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import psycopg
 
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.events import uzchess_json
 from tests.support.pg import pg_database, postgres_server
 from tests.support.redis import RedisServer, redis_server

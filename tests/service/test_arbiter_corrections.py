@@ -21,7 +21,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from orchestrator.commands import FallFlag
+from orchestrator.core.commands import FallFlag
 from tests.support.events import ABDU, PRAGG, SINDAROV
 from tests.support.views import (
     REASON,

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.commands import parse_command
-from orchestrator.errors import Forbidden
+from orchestrator.core.commands import parse_command
+from orchestrator.core.errors import Forbidden
 from tests.support.events import ABDU
 from tests.support.views import check_offered, form_payloads, match_view, running, uzchess
 

@@ -20,9 +20,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from orchestrator.commands import FallFlag
-from orchestrator.creation import PlayoffOptions
-from orchestrator.events import PlayoffEvent
+from orchestrator.core.commands import FallFlag
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.events import PlayoffEvent
 from playoff_formats.io.json_event import parse_event
 from tests.support.events import ABDU, PRAGG, SINDAROV, uzchess_json
 from tests.support.views import ACTOR, BRIDGE, Run, check_offered, match_view, running

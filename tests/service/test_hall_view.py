@@ -26,7 +26,7 @@ from typing import Any, get_args
 
 import pytest
 
-from orchestrator.commands import (
+from orchestrator.core.commands import (
     ChooseArmageddonColours,
     CommandBase,
     CorrectResult,
@@ -40,12 +40,12 @@ from orchestrator.commands import (
     StartGame,
     TossCoin,
 )
-from orchestrator.creation import PlayoffOptions
-from orchestrator.events import PlayoffEvent
-from orchestrator.hub import Hub
-from orchestrator.service import Service
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.events import PlayoffEvent
+from orchestrator.core.service import Service
+from orchestrator.core.timesource import ManualTime
+from orchestrator.runtime.hub import Hub
 from orchestrator.store import AsyncEventStore, SqliteEventStore
-from orchestrator.timesource import ManualTime
 from orchestrator.views import ViewContext, hall_view
 from orchestrator.views.hall import STANZA_DUE, HallView
 from playoff_formats.io.json_event import parse_event

@@ -15,9 +15,9 @@ from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
 from orchestrator.api.ws import wire
-from orchestrator.auth import Role
-from orchestrator.clocks import SPIN_S, FlagTimers, _Timer
-from orchestrator.hub import Connection, Hub, encode
+from orchestrator.core.auth import Role
+from orchestrator.runtime.clocks import SPIN_S, FlagTimers, _Timer
+from orchestrator.runtime.hub import Connection, Hub, encode
 
 
 def parse(data: bytes) -> Frame:

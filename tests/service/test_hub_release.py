@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, cast
 
-from orchestrator.auth import Role
-from orchestrator.hub import Connection, Hub, encode
+from orchestrator.core.auth import Role
+from orchestrator.runtime.hub import Connection, Hub, encode
 
 
 class Socket:

@@ -27,10 +27,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from orchestrator.pgn import playoff_pgn
-from orchestrator.service import Service
+from orchestrator.core.pgn import playoff_pgn
+from orchestrator.core.service import Service
+from orchestrator.core.timesource import ManualTime
 from orchestrator.store import AsyncEventStore, SqliteEventStore
-from orchestrator.timesource import ManualTime
 from orchestrator.views import clock_view, playoff_view
 from playoff_formats.model import Colour
 from playoff_formats.placings import final_placings
@@ -123,7 +123,7 @@ def test_the_legacy_log_covers_every_kind_of_play_off_event() -> None:
     """The fixture is worth keeping only while it holds every event type of its time."""
     import sqlite3
 
-    from orchestrator.events import _FIELDS
+    from orchestrator.core.events import _FIELDS
 
     db = sqlite3.connect(f"file:{LOG}?immutable=1", uri=True)  # never written by a test
     try:

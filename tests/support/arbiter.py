@@ -15,7 +15,7 @@ import httpx
 from typer.testing import CliRunner
 
 from clients.python.cli import app
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from tests.support.cli import Run
 from tests.support.server import RunningServer, running_server
 

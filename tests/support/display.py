@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 
 from clients.python.client import PlayoffClient
-from orchestrator.timesource import SystemTime
+from orchestrator.core.timesource import SystemTime
 from tests.support.events import uzchess_json
 from tests.support.server import RunningServer
 

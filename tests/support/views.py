@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from orchestrator.commands import parse_command
-from orchestrator.creation import PlayoffOptions
-from orchestrator.errors import Conflict
-from orchestrator.hub import Hub, ViewKind
-from orchestrator.service import Service
+from orchestrator.core.commands import parse_command
+from orchestrator.core.creation import PlayoffOptions
+from orchestrator.core.errors import Conflict
+from orchestrator.runtime.hub import Hub, ViewKind
+from orchestrator.core.service import Service
 from orchestrator.store import AsyncEventStore, SqliteEventStore
-from orchestrator.timesource import ManualTime
+from orchestrator.core.timesource import ManualTime
 from playoff_formats.io.json_event import parse_event
 from tests.support.events import uzchess_json
 

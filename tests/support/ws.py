@@ -14,7 +14,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from clients.python.client import Message, PlayoffClient
-from orchestrator.timesource import ManualTime, TimeSource
+from orchestrator.core.timesource import ManualTime, TimeSource
 from tests.support.events import ABDU, SINDAROV, uzchess_json
 from tests.support.server import RunningServer, running_server
 

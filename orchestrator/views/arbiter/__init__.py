@@ -11,7 +11,7 @@ Controls
 A :class:`Control` is one button: the exact command payload it sends, its label,
 and whether the service accepts that command now (``enabled``), else the
 service's own reason (``refusal``). Both come from
-:func:`orchestrator.commands.refusal`, which runs the service's check without
+:func:`orchestrator.core.commands.refusal`, which runs the service's check without
 logging, so a control is offered exactly when its command would be accepted. A
 control with ``confirm`` is sent only once the arbiter has confirmed it, after
 reading that text.
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.arbiter.core import Core
 from orchestrator.views.arbiter.forms import (
     Caution,

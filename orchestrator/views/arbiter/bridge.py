@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from orchestrator.commands import (
+from orchestrator.core.commands import (
     ScoreBoard,
 )
 from orchestrator.views.arbiter.core import (

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 
 from pydantic import JsonValue
 
-from orchestrator import schedule as rules
-from orchestrator.commands import (
+from orchestrator.core import schedule as rules
+from orchestrator.core.commands import (
     AdjustClock,
     PauseClock,
     PressClock,

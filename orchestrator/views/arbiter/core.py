@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 
 from pydantic import ValidationError
 
-from orchestrator.auth import Actor
-from orchestrator.commands import (
+from orchestrator.core.auth import Actor
+from orchestrator.core.commands import (
     Command,
     CommandBase,
     Context,
@@ -18,8 +18,8 @@ from orchestrator.commands import (
     refusal_words,
     refused,
 )
-from orchestrator.refusals import TooEarly
-from orchestrator.state import PlayoffState
+from orchestrator.core.refusals import TooEarly
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.arbiter.forms import ClockControl, Control, Wait
 from orchestrator.views.arbiter.models import PlayerView
 from orchestrator.views.context import ViewContext

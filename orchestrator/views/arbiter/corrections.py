@@ -4,7 +4,7 @@
   results the service would accept there. For each, the form says what the
   correction voids (the games played or under way downstream, the winners that
   change, the champion and the final placings), as
-  :meth:`orchestrator.commands.CorrectResult.preview` gives it; those need the
+  :meth:`orchestrator.core.commands.CorrectResult.preview` gives it; those need the
   confirmation checkbox, which sends ``confirm: true``.
 - **Flag falls.** When the server has scored a flag fall the match says so
   ("White's flag fell: 0-1") and quotes FIDE Laws of Chess art. 6.9 (the game is
@@ -20,14 +20,14 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import JsonValue
 
-from orchestrator.commands import (
+from orchestrator.core.commands import (
     CorrectResult,
 )
-from orchestrator.events import (
+from orchestrator.core.events import (
     ResultCorrected,
     VoidedGame,
 )
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.arbiter.core import (
     FIDE_6_9,
     PROBE_REASON,

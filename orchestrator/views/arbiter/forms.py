@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from orchestrator.commands import Command
+from orchestrator.core.commands import Command
 
 __all__ = [
     "Caution",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from orchestrator.commands import (
+from orchestrator.core.commands import (
     ChooseArmageddonColours,
     DrawLots,
     TossCoin,
 )
-from orchestrator.state import Draw
+from orchestrator.core.state import Draw
 from orchestrator.views.arbiter.core import (
     Core,
 )

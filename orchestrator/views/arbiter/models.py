@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from orchestrator.state import DrawKind
+from orchestrator.core.state import DrawKind
 from orchestrator.views.arbiter.forms import ClockControl, Control, Fill, Form, _View
 from orchestrator.views.playoff import ClockView
 from playoff_formats.clock import ClockStatus

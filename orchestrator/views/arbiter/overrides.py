@@ -3,7 +3,7 @@ time control shortened or restored, the deadline), each with a required reason."
 
 from __future__ import annotations
 
-from orchestrator.commands import (
+from orchestrator.core.commands import (
     MoveStart,
     RestoreTimeControl,
     ShortenTimeControl,

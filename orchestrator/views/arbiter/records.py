@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from orchestrator.events import (
+from orchestrator.core.events import (
     ClockAdjusted,
     DeadlineSet,
     GameStarted,
@@ -14,7 +14,7 @@ from orchestrator.events import (
     StartMoved,
     TimeControlShortened,
 )
-from orchestrator.state import ArbiterChange, Draw
+from orchestrator.core.state import ArbiterChange, Draw
 from orchestrator.views.arbiter.core import (
     Core,
     by_role,

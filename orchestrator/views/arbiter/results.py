@@ -8,10 +8,10 @@ asks for a confirmation that says what it records and what it decides.
 
 from __future__ import annotations
 
-from orchestrator.commands import (
+from orchestrator.core.commands import (
     RecordResult,
 )
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.arbiter.core import (
     RESULT_NAMES,
     Core,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from orchestrator.events import (
+from orchestrator.core.events import (
     Postponed,
     ResultCorrected,
     StartMoved,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from orchestrator.access import (
+from orchestrator.core.access import (
     HALL_KEY_MADE,
     HALL_KEY_TITLE,
     HALL_KEY_WORDS,

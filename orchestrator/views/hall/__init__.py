@@ -89,7 +89,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orchestrator.state import PlayoffState
+from orchestrator.core.state import PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.core import STANZA_DUE, Core, short_names
 from orchestrator.views.hall.models import (

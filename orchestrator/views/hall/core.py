@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from orchestrator.state import GameKey, PlayoffState
+from orchestrator.core.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.models import PlayerLabel
 from orchestrator.views.shared import round_name, uncited

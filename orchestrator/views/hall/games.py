@@ -3,7 +3,7 @@ correction, announced until a game starts after them."""
 
 from __future__ import annotations
 
-from orchestrator.events import BoardScoreCorrected, ResultCorrected
+from orchestrator.core.events import BoardScoreCorrected, ResultCorrected
 from orchestrator.views.hall.core import (
     LIVE_STATUSES,
     Core,

@@ -1,0 +1,3 @@
+from orchestrator.cli.entry import main
+
+main()
