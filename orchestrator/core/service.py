@@ -93,7 +93,8 @@ from playoff_formats.foresight import (
 )
 from playoff_formats.model import Event
 from playoff_formats.regulations import get_regulation, playoff_format
-from playoff_formats.schedule import Plan
+from playoff_formats.schedule import Plan, PlanError
+from playoff_formats.schedule.reasons import ProblemKind
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import short_name
 
@@ -189,8 +190,15 @@ class Service:
                 if not self._snapshot_seq.get(stream):
                     # Folded from the first event: a play-off an older version let in
                     # may crash the planner. One from a snapshot was planned before.
-                    with suppress(PlayoffError, ValueError):
+                    try:
                         schedule.plan(playoff, self.time.now())
+                    except PlanError as exc:
+                        # A plan beyond the calendar is the crash an older version
+                        # let in: the stream is set aside, saying what overflowed.
+                        if exc.problem.kind is ProblemKind.BEYOND_THE_CALENDAR:
+                            raise exc.__cause__ or exc from None
+                    except (PlayoffError, ValueError):
+                        pass  # the schedule says why when it is asked for
             except Exception as exc:
                 self._quarantine(stream, exc)
                 continue
@@ -729,7 +737,7 @@ class Service:
                 stamp = Stamp(1, now, who)
                 state = apply_playoff(None, created, stamp)
                 schedule.plan(state, now)
-            except (PlayoffError, ValueError, OverflowError) as exc:
+            except (PlayoffError, ValueError) as exc:
                 raise Conflict(reason(exc)) from None
             linked = PlayoffLinked(playoff_id=state.id)
             linked_state = apply_event(event_state, linked, Stamp(event_state.seq + 1, now, who))

@@ -6,10 +6,12 @@ The policies it applies: docs/rules-notes.md (The schedule planner).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import ParamSpec
 
 from playoff_formats.phrase import Player
 from playoff_formats.playoff import Playoff
@@ -41,6 +43,8 @@ from playoff_formats.schedule.words import (
 )
 from playoff_formats.timecontrol import TimeControl
 
+P = ParamSpec("P")
+
 __all__ = ["SHORTER_TIME_CONTROLS", "plan_playoff", "plan_stanzas", "plan_units"]
 
 SHORTER_TIME_CONTROLS: tuple[TimeControl, ...] = tuple(
@@ -52,6 +56,23 @@ SHORTER_TIME_CONTROLS: tuple[TimeControl, ...] = tuple(
 # --- planning ---------------------------------------------------------------------------
 
 
+def within_the_calendar(planner: Callable[P, Plan]) -> Callable[P, Plan]:
+    """A planner whose arithmetic runs past year 9999 refuses with a :class:`PlanError`.
+
+    A date out of range is an input that cannot be planned, said as such, never a
+    bare ``OverflowError`` for the service to tell apart."""
+
+    @functools.wraps(planner)
+    def planning(*args: P.args, **kwargs: P.kwargs) -> Plan:
+        try:
+            return planner(*args, **kwargs)
+        except OverflowError as exc:
+            raise PlanError(Problem(ProblemKind.BEYOND_THE_CALENDAR)) from exc
+
+    return planning
+
+
+@within_the_calendar
 def plan_playoff(
     playoff: Playoff,
     constraints: Constraints,
@@ -72,6 +93,7 @@ def plan_playoff(
     return _assemble(best, ctx, proposal)
 
 
+@within_the_calendar
 def plan_stanzas(
     stanzas: Sequence[StanzaToPlace],
     constraints: Constraints,

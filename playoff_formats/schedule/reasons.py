@@ -36,6 +36,7 @@ class ProblemKind(StrEnum):
     STANZA_TWICE = "stanza-twice"
     STANZA_TEAMS = "stanza-teams"
     STANZA_ROUND = "stanza-round"
+    BEYOND_THE_CALENDAR = "beyond-the-calendar"
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,6 +117,11 @@ def problem(about: Problem, names: Mapping[str, str]) -> str:
     missing = "which the plan does not have"
     if kind is ProblemKind.NOTHING_TO_PLACE:
         return "there is nothing to place"
+    if kind is ProblemKind.BEYOND_THE_CALENDAR:
+        return (
+            "the schedule would run past the last date a calendar holds (the year 9999): "
+            "check the play-off's dates, durations and postponements"
+        )
     if kind is ProblemKind.NO_STANZA:
         return "there is no stanza to place"
     if kind is ProblemKind.NO_SET:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from orchestrator.store import SqliteEventStore
 from orchestrator.core.timesource import ManualTime
+from orchestrator.store import SqliteEventStore
 from tests.support.events import uzchess_json
 from tests.support.server import running_server
 

@@ -21,8 +21,8 @@ from schemathesis import Case
 from schemathesis.checks import positive_data_acceptance
 
 from orchestrator.app import create_app
-from orchestrator.settings import Settings
 from orchestrator.core.timesource import ManualTime
+from orchestrator.settings import Settings
 from tests.support.events import uzchess_json
 from tests.support.server import RunningServer, running_server
 

@@ -24,8 +24,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from orchestrator.settings import Settings, open_uploads_warning
 from orchestrator.core.timesource import ManualTime
+from orchestrator.settings import Settings, open_uploads_warning
 from tests.support import ROOT
 from tests.support.events import uzchess_json
 from tests.support.server import RunningServer, free_port, running_server

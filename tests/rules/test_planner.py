@@ -839,3 +839,14 @@ def test_a_started_match_is_not_shortened() -> None:
     proposal = plan_playoff(pl, c).proposal
     assert proposal is not None and not proposal.found
     assert proposal.text.startswith("every round has begun")
+
+
+def test_a_plan_beyond_the_calendar_is_refused_in_words() -> None:
+    """A start in the last hour of year 9999 leaves no room for the games: the planner
+    says so as a refusal of its inputs, never as an arithmetic error."""
+    c = Constraints(main_event_ended=ended(2), not_before=datetime(9999, 12, 31, 23, 0, tzinfo=UTC))
+    with pytest.raises(PlanError) as refused:
+        plan_playoff(gct2015_playoff(seeds(2)), c)
+    assert refused.value.problem.kind is ProblemKind.BEYOND_THE_CALENDAR
+    assert "past the last date a calendar holds" in str(refused.value)
+    assert isinstance(refused.value.__cause__, OverflowError)

@@ -16,8 +16,8 @@ from typing import Any
 
 import httpx
 
-from orchestrator.store import SqliteEventStore
 from orchestrator.core.timesource import ManualTime
+from orchestrator.store import SqliteEventStore
 from tests.support.events import uzchess_json
 from tests.support.server import kill, running_server, service_process
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from orchestrator.core.events import PlayoffCreated
-from orchestrator.store import NewEvent, SqliteEventStore
 from orchestrator.core.timesource import ManualTime
+from orchestrator.store import NewEvent, SqliteEventStore
 from tests.support.events import uzchess_json
 from tests.support.server import running_server
 
@@ -117,4 +117,5 @@ def test_a_creation_the_schedule_cannot_follow_logs_nothing(tmp_path: Path) -> N
     with SqliteEventStore(db) as store:
         assert store.streams("playoff-") == []
         assert [e.type for e in store.read(f"event-{created['id']}")] == ["event-created"]
+
 

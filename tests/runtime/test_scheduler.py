@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 import pytest
 
-from orchestrator.runtime.scheduler import Transition, transitions
 from orchestrator.core.timesource import ManualTime
+from orchestrator.runtime.scheduler import Transition, transitions
 from tests import support
 from tests.support.events import uzchess_json
 from tests.support.server import RunningServer, running_server

@@ -20,8 +20,8 @@ import pytest
 
 from clients.python.client import PlayoffClient
 from orchestrator.core.errors import NotFound
-from orchestrator.settings import DeploymentError, check_deployment
 from orchestrator.core.timesource import ManualTime
+from orchestrator.settings import DeploymentError, check_deployment
 from tests.support.cli import playoff
 from tests.support.pg import pg_database, postgres_server
 from tests.support.redis import RedisServer, own_redis, redis_server

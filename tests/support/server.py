@@ -22,10 +22,10 @@ import uvicorn
 from fastapi import FastAPI
 
 from orchestrator.app import create_app
-from orchestrator.runtime.scheduler import PlayoffScheduler
 from orchestrator.core.service import Service
-from orchestrator.settings import Settings, proxy_options
 from orchestrator.core.timesource import TimeSource
+from orchestrator.runtime.scheduler import PlayoffScheduler
+from orchestrator.settings import Settings, proxy_options
 from tests.support import ROOT
 
 T = TypeVar("T")

@@ -14,10 +14,10 @@ from typing import Any
 from orchestrator.core.commands import parse_command
 from orchestrator.core.creation import PlayoffOptions
 from orchestrator.core.errors import Conflict
-from orchestrator.runtime.hub import Hub, ViewKind
 from orchestrator.core.service import Service
-from orchestrator.store import AsyncEventStore, SqliteEventStore
 from orchestrator.core.timesource import ManualTime
+from orchestrator.runtime.hub import Hub, ViewKind
+from orchestrator.store import AsyncEventStore, SqliteEventStore
 from playoff_formats.io.json_event import parse_event
 from tests.support.events import uzchess_json
 

@@ -21,13 +21,13 @@ import psycopg
 import uvicorn
 
 from orchestrator.app import create_app
-from orchestrator.store.postgres import LEADER_LOCK
-from orchestrator.runtime.redis_bus import RedisBus
-from orchestrator.settings import Settings, proxy_options
 from orchestrator.core.state import PlayoffState
-from orchestrator.store import StoredEvent
 from orchestrator.core.streams import playoff_streams
 from orchestrator.core.timesource import TimeSource
+from orchestrator.runtime.redis_bus import RedisBus
+from orchestrator.settings import Settings, proxy_options
+from orchestrator.store import StoredEvent
+from orchestrator.store.postgres import LEADER_LOCK
 from tests.support import ROOT
 from tests.support.server import RunningServer, _Server, free_port
 
