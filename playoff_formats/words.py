@@ -9,9 +9,12 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 from datetime import timedelta
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from playoff_formats.values import Result
+
+if TYPE_CHECKING:  # `fractions` loads `decimal`: `playoff standings` need neither
+    from fractions import Fraction
 
 __all__ = [
     "clock_minutes",
@@ -77,7 +80,7 @@ def points(value: float | Fraction) -> str:
     rest = value - whole
     if rest == 0:
         return str(whole)
-    if rest == Fraction(1, 2):
+    if rest * 2 == 1:
         return f"{whole}½" if whole else "½"
     return f"{float(value):.2f}".rstrip("0")
 
@@ -110,7 +113,11 @@ def money(
     written as a decimal (``"40000"``, as a note words it) reads as that amount."""
     if amount is None or amount == "":
         return ""
-    value = float(Fraction(amount) if isinstance(amount, str) else amount)
+    if isinstance(amount, str):
+        from fractions import Fraction
+
+        amount = Fraction(amount)
+    value = float(amount)
     if cents is None:
         cents = not round(value, 2).is_integer()
     figure = f"{value:,.2f}" if cents else f"{round(value):,}"
