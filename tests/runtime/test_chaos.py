@@ -457,6 +457,11 @@ async def _flag_without_leader(
             clock = cut["events"][0]["clock"]
             flag_at = int(clock["server_ms"] + clock[f"{side}_ms"])
             break
+        # On a loaded machine more than the second left may pass between the probe and
+        # the cut: the cut then asks for more than the side has, and is rightly refused
+        # ("cannot go below 0"). That refusal is this test's own timing, tried again.
+        if arbiter.refused and "below 0" in arbiter.refused[-1]:
+            arbiter.refused.pop()
     assert flag_at is not None, arbiter.refused
     await asyncio.sleep(max(0.0, (flag_at - 10) / 1000 - time.time()))
     killed_ms = workers.kill(leader)
