@@ -15,8 +15,8 @@ Where several workers share one log, only the leader's timers are armed
 every timer from the state as the log has it, a flag already past falling at once,
 logged at its own instant. A game whose board is heard waits before logging its flag
 (:func:`flag_logged_at`): a press stamped before the flag fell still counts when it
-arrives after it, so no flag falls from the network's lag. A flag fired twice (a leader deposed while firing) is
-logged once: its command id names the clock and the instant.
+arrives after it, so no flag falls from the network's lag. A flag fired twice (a
+leader deposed while firing) is logged once: its command id names the clock and the instant.
 """
 
 from __future__ import annotations
