@@ -20,8 +20,7 @@ from websockets.protocol import State
 from orchestrator.api.boardkeys import board_key_answer
 from orchestrator.core.access import not_for_a_hall_screen
 from orchestrator.core.auth import ACTION_WORDS, Action, Actor, Role, not_permitted
-from orchestrator.core.boardcommands import BoardStatus, IssueBoardKey
-from orchestrator.core.commands import parse_command
+from orchestrator.core.commands import BoardStatus, IssueBoardKey, parse_command
 from orchestrator.core.errors import Forbidden, LogUnavailable, ServiceError
 from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.service import Request, Service

@@ -2,7 +2,8 @@
 Laws' penalty for an illegal move, an outage past the allowance; and the frames a
 board or a console sends that log nothing (a board's battery, a new board key).
 
-Part of :mod:`orchestrator.core.commands` (its :data:`Command` union holds them).
+Part of :mod:`orchestrator.core.commands` (its :data:`Command` union holds them):
+import them from there, which loads this module once its bases exist.
 """
 
 from __future__ import annotations

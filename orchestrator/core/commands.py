@@ -77,16 +77,13 @@ from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
 from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
-from playoff_formats.stamps import (
-    Charge,
-    OutageTooLong,
-    charge_press,
-)
+from playoff_formats.stamps import Charge, OutageTooLong, charge_press
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
     "AdjustClock",
     "Applied",
+    "BoardStatus",
     "ChooseArmageddonColours",
     "Command",
     "CommandBase",
@@ -96,7 +93,9 @@ __all__ = [
     "EventCommandBase",
     "FallFlag",
     "FireTransition",
+    "IssueBoardKey",
     "MoveStart",
+    "OutageRefused",
     "PauseClock",
     "Postpone",
     "PressClock",
@@ -190,6 +189,7 @@ class _Permitted:
     of permissions, checked wherever it arrives (REST, websocket, console)."""
 
     action: ClassVar[Action] = Action.COMMAND
+    board_words: ClassVar[str | None] = None  # a board key's refusal, when the table's says less
     what: ClassVar[str | None] = None
     """The command in words, for a refusal ("move a game's start"); by default the
     words of its action."""
@@ -200,13 +200,10 @@ class _Permitted:
     def check_permitted(self, state: Any, ctx: Context) -> None:
         role = ROLES.get(ctx.role or "")
         if role is not None and not role.may(self.action):
-            board = self.board_words(ctx) if role is Role.BOARD else None
+            board = self.board_words if role is Role.BOARD else None
             raise NotPermitted(board or not_permitted(role, self.permission_words(state)))
         if role is Role.BOARD:
             self.check_board(ctx)
-
-    def board_words(self, ctx: Context) -> str | None:
-        return None  # why a board key may not send this, when it says more than the table
 
     def check_board(self, ctx: Context) -> None:
         """A board key acts on its own match only, and only from its clock page."""
@@ -348,16 +345,14 @@ class PressClock(_GameCommand):
                     self.stamp_ms, turn_started_ms=clock.turn_started_ms or clock.since_ms,
                     since_ms=clock.since_ms, now_ms=ctx.server_ms, queued=self.queued,
                 )
-            except OutageTooLong as exc:
-                open_outage = (self.match, self.game) in state.outages
-                raise OutageRefused(exc, None if open_outage else BoardOutage(
-                    match=self.match, game=self.game, since_ms=self.stamp_ms,
-                    presses=self.held or 1, at_ms=ctx.server_ms,
-                )) from None
-        stamped = self.stamp_ms is not None
+            except OutageTooLong as exc:  # the consoles alerted once an outage
+                raise OutageRefused(exc, None if (self.match, self.game) in state.outages else
+                                    BoardOutage(match=self.match, game=self.game,
+                                                since_ms=self.stamp_ms, presses=self.held or 1,
+                                                at_ms=ctx.server_ms)) from None
         return [ClockPressed(
             match=self.match, game=self.game, side=self.side, move=move, at_ms=charge.at_ms,
-            stamp_ms=self.stamp_ms, charged=charge.charged if stamped else None,
+            stamp_ms=self.stamp_ms, charged=charge.charged if self.stamp_ms is not None else None,
             why=charge.why.words() if charge.why is not None else None,
         )]
 
@@ -376,8 +371,7 @@ class ResumeClock(_GameCommand):
 
     type: Literal["resume"] = "resume"
 
-    def board_words(self, ctx: Context) -> str | None:
-        return "only an arbiter resumes the clocks after a call"
+    board_words: ClassVar[str | None] = "only an arbiter resumes the clocks after a call"
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         return [ClockResumed(match=self.match, game=self.game, at_ms=ctx.server_ms)]
@@ -821,8 +815,14 @@ class CorrectBoardScore(CommandBase):
         return [corrected]
 
 
-# The board clock's commands: their own module, which needs the bases above.
-from orchestrator.core.boardcommands import CallArbiter, GivePenalty, OutageRefused, SetBoardSides  # noqa: E402  # noqa: E402
+from orchestrator.core.boardcommands import (  # noqa: E402 (built on the bases above)
+    BoardStatus,
+    CallArbiter,
+    GivePenalty,
+    IssueBoardKey,
+    OutageRefused,
+    SetBoardSides,
+)
 
 Command = Annotated[
     StartGame

@@ -27,12 +27,12 @@ from pydantic import ValidationError
 from orchestrator.core import schedule, snapshots
 from orchestrator.core.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
 from orchestrator.core.auth import Action, Actor, Role, TokenRecord, digest, new_token
-from orchestrator.core.boardcommands import OutageRefused
 from orchestrator.core.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.core.commands import (
     CommandBase,
     Context,
     EventCommandBase,
+    OutageRefused,
     apply_command,
     apply_event_command,
 )
