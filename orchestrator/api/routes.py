@@ -500,8 +500,10 @@ async def issue_token(
     role = Role(body.role)
     action = Action.ISSUE_BOARD_KEYS if role is Role.BOARD else Action.ISSUE_TOKENS
     record = service.authorize(event_id, token, action=action, address=_address(request))
+    # The chief's tokens are logged as the chief's, as ever; a board key as its minter's.
+    who = Actor(record.role.value, record.token_id) if role is Role.BOARD else Actor("chief")
     issued = await service.issue_token(
-        event_id, role, body.label, Actor.of(record),
+        event_id, role, body.label, who,
         key=_key(request, body.model_dump(mode="json")),
         playoff=body.playoff, match=body.match,
     )

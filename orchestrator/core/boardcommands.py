@@ -47,6 +47,7 @@ __all__ = [
     "OutageRefused",
     "ReportOutage",
     "SetBoardSides",
+    "check_board",
 ]
 
 
@@ -179,3 +180,14 @@ class GivePenalty(_GameCommand):
             match=self.match, game=self.game, offender=self.offender, kind=self.kind,
             delta_ms=delta_ms, article=article, reason=self.reason, at_ms=ctx.server_ms,
         )]
+
+
+def check_board(match: int | None, board_match: int | None) -> None:
+    """A board key acts on its own match only, and only from its clock page."""
+    if board_match is None:
+        raise NotPermitted(
+            "a board key presses its clock only from its board clock page: over REST it only "
+            "reads"
+        )
+    if match != board_match:
+        raise NotPermitted(f"a board key presses only the clock of match {board_match}")

@@ -33,6 +33,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     field_validator,
+    model_serializer,
 )
 from pydantic_core import PydanticCustomError
 
@@ -203,15 +204,7 @@ class _Permitted:
             board = self.board_words if role is Role.BOARD else None
             raise NotPermitted(board or not_permitted(role, self.permission_words(state)))
         if role is Role.BOARD:
-            self.check_board(ctx)
-
-    def check_board(self, ctx: Context) -> None:
-        """A board key acts on its own match only, and only from its clock page."""
-        if ctx.board_match is None:
-            raise NotPermitted("a board key presses its clock only from its board clock "
-                               "page: over REST it only reads")
-        if getattr(self, "match", None) != ctx.board_match:
-            raise NotPermitted(f"a board key presses only the clock of match {ctx.board_match}")
+            check_board(getattr(self, "match", None), ctx.board_match)
 
 
 ROLES = {role.value: role for role in Role}
@@ -325,6 +318,11 @@ class PressClock(_GameCommand):
     stamp_ms: int | None = Field(default=None, ge=0, description="A board's instant of it")
     queued: StrictBool = Field(default=False, description="Held by a board through an outage")
     held: int | None = Field(default=None, ge=1, le=10_000, description="Presses a board holds")
+
+    @model_serializer(mode="wrap")
+    def _unstamped(self, handler: Any) -> Any:  # a console's press reads as before boards
+        data = handler(self)
+        return {k: v for k, v in data.items() if k not in _BOARD_ONLY or v not in (None, False)}
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         move = self.move
@@ -822,8 +820,10 @@ from orchestrator.core.boardcommands import (  # noqa: E402 (built on the bases 
     IssueBoardKey,
     OutageRefused,
     SetBoardSides,
+    check_board,
 )
 
+_BOARD_ONLY = frozenset({"stamp_ms", "queued", "held"})
 Command = Annotated[
     StartGame
     | PressClock
