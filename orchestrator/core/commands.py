@@ -33,6 +33,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     field_validator,
+    model_serializer,
 )
 from pydantic_core import PydanticCustomError
 
@@ -40,6 +41,7 @@ from orchestrator.core import schedule
 from orchestrator.core.auth import ACTION_WORDS, Action, Role, not_permitted
 from orchestrator.core.events import (
     ArmageddonColoursChosen,
+    BoardOutage,
     BoardScoreCorrected,
     BoardScored,
     ClockAdjusted,
@@ -76,11 +78,13 @@ from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
 from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
+from playoff_formats.stamps import Charge, OutageTooLong, charge_press
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
     "AdjustClock",
     "Applied",
+    "BoardStatus",
     "ChooseArmageddonColours",
     "Command",
     "CommandBase",
@@ -90,7 +94,9 @@ __all__ = [
     "EventCommandBase",
     "FallFlag",
     "FireTransition",
+    "IssueBoardKey",
     "MoveStart",
+    "OutageRefused",
     "PauseClock",
     "Postpone",
     "PressClock",
@@ -126,6 +132,8 @@ class Context:
     """The start of a game in the schedule as it stands, or None if it has none."""
     role: str | None = None
     """Who sends the command: "chief", "arbiter", or the server's own ("server"...)."""
+    board_match: int | None = None
+    """A board key's match, when a board key sends it from its clock page."""
 
 
 class Route(NamedTuple):
@@ -182,6 +190,7 @@ class _Permitted:
     of permissions, checked wherever it arrives (REST, websocket, console)."""
 
     action: ClassVar[Action] = Action.COMMAND
+    board_words: ClassVar[str | None] = None  # a board key's refusal, when the table's says less
     what: ClassVar[str | None] = None
     """The command in words, for a refusal ("move a game's start"); by default the
     words of its action."""
@@ -192,7 +201,10 @@ class _Permitted:
     def check_permitted(self, state: Any, ctx: Context) -> None:
         role = ROLES.get(ctx.role or "")
         if role is not None and not role.may(self.action):
-            raise NotPermitted(not_permitted(role, self.permission_words(state)))
+            board = self.board_words if role is Role.BOARD else None
+            raise NotPermitted(board or not_permitted(role, self.permission_words(state)))
+        if role is Role.BOARD:
+            check_board(getattr(self, "match", None), ctx.board_match)
 
 
 ROLES = {role.value: role for role in Role}
@@ -300,8 +312,17 @@ class PressClock(_GameCommand):
     """
 
     type: Literal["press"] = "press"
+    action: ClassVar[Action] = Action.PRESS
     side: Colour
     move: int | None = Field(default=None, ge=1, le=10_000)
+    stamp_ms: int | None = Field(default=None, ge=0, description="A board's instant of it")
+    queued: StrictBool = Field(default=False, description="Held by a board through an outage")
+    held: int | None = Field(default=None, ge=1, le=10_000, description="Presses a board holds")
+
+    @model_serializer(mode="wrap")
+    def _unstamped(self, handler: Any) -> Any:  # a console's press reads as before boards
+        data = handler(self)
+        return {k: v for k, v in data.items() if k not in _BOARD_ONLY or v not in (None, False)}
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         move = self.move
@@ -314,8 +335,23 @@ class PressClock(_GameCommand):
             move = clock.moves_completed(self.side) + 1
         elif clock is not None and move <= clock.moves_completed(self.side):
             raise AlreadyPressed(self.match, self.game, self.side, move)
+        charge = Charge(ctx.server_ms, "arrival")
+        if clock is not None and clock.running is not None and self.stamp_ms is not None:
+            assert clock.since_ms is not None
+            try:
+                charge = charge_press(
+                    self.stamp_ms, turn_started_ms=clock.turn_started_ms or clock.since_ms,
+                    since_ms=clock.since_ms, now_ms=ctx.server_ms, queued=self.queued,
+                )
+            except OutageTooLong as exc:  # the consoles alerted once an outage
+                raise OutageRefused(exc, None if (self.match, self.game) in state.outages else
+                                    BoardOutage(match=self.match, game=self.game,
+                                                since_ms=self.stamp_ms, presses=self.held or 1,
+                                                at_ms=ctx.server_ms)) from None
         return [ClockPressed(
-            match=self.match, game=self.game, side=self.side, move=move, at_ms=ctx.server_ms
+            match=self.match, game=self.game, side=self.side, move=move, at_ms=charge.at_ms,
+            stamp_ms=self.stamp_ms, charged=charge.charged if self.stamp_ms is not None else None,
+            why=charge.why.words() if charge.why is not None else None,
         )]
 
 
@@ -332,6 +368,8 @@ class ResumeClock(_GameCommand):
     """Restart a paused clock."""
 
     type: Literal["resume"] = "resume"
+
+    board_words: ClassVar[str | None] = "only an arbiter resumes the clocks after a call"
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         return [ClockResumed(match=self.match, game=self.game, at_ms=ctx.server_ms)]
@@ -775,6 +813,17 @@ class CorrectBoardScore(CommandBase):
         return [corrected]
 
 
+from orchestrator.core.boardcommands import (  # noqa: E402 (built on the bases above)
+    BoardStatus,
+    CallArbiter,
+    GivePenalty,
+    IssueBoardKey,
+    OutageRefused,
+    SetBoardSides,
+    check_board,
+)
+
+_BOARD_ONLY = frozenset({"stamp_ms", "queued", "held"})
 Command = Annotated[
     StartGame
     | PressClock
@@ -792,7 +841,10 @@ Command = Annotated[
     | RestoreTimeControl
     | SetDeadline
     | ScoreBoard
-    | CorrectBoardScore,
+    | CorrectBoardScore
+    | CallArbiter
+    | SetBoardSides
+    | GivePenalty,
     Field(discriminator="type"),
 ]
 """Every command an arbiter may send (the server's own, flags and timed
