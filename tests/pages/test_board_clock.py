@@ -22,13 +22,26 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.support.board import (
-    PHONE, board_key, board_page, clock_url, events, settled, state, tap, wait_running,
+    PHONE,
+    board_key,
+    board_page,
+    clock_url,
+    events,
+    settled,
+    state,
+    tap,
+    wait_running,
 )
 from tests.support.browser import browser, save_screenshot
 from tests.support.console import console
 from tests.support.display import (
-    ABDU, SINDAROV, Playoff, SkippableTime, chess_playoff, level_after_two_games, opened,
+    Playoff,
+    SkippableTime,
+    chess_playoff,
+    level_after_two_games,
+    opened,
 )
+from tests.support.events import ABDU, SINDAROV
 from tests.support.server import RunningServer, running_server
 
 if TYPE_CHECKING:

@@ -34,8 +34,10 @@ def board_page(
     browser: Browser, url: str, viewport: dict[str, int] | None = None
 ) -> Iterator[Page]:
     """A touch tablet on the board clock, online and showing its board."""
+    size = viewport or TABLET
     context: BrowserContext = browser.new_context(
-        viewport=viewport or TABLET, has_touch=True, is_mobile=True,
+        viewport={"width": size["width"], "height": size["height"]},
+        has_touch=True, is_mobile=True,
     )
     errors: list[str] = []
     try:
