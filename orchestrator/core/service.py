@@ -621,7 +621,8 @@ class Service:
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
         if role is Role.BOARD:
-            label = label or self.board_label(event_id, playoff, match)
+            scoped = self.board_label(event_id, playoff, match)  # its match, or 409
+            label = label or scoped
         elif playoff is not None or match is not None:
             raise Conflict("only a board key is for one match: an arbiter's token or a "
                            "display key opens the whole event")

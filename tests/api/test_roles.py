@@ -43,6 +43,9 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "restore-time-control": {"reason": "undo"},
     "deadline": {"deadline": WHEN, "reason": "the organiser's"},
     "board-score": {"stanza": 1, "board": 1, "table": 1, "ns_score": 100},
+    "call-arbiter": {"match": 1},
+    "board-sides": {"match": 1, "left": "black"},
+    "penalty": {"match": 1, "game": 1, "offender": "white", "reason": "an illegal move"},
     "board-score-correct": {"stanza": 1, "board": 1, "table": 1, "ns_score": 100,
                             "reason": "a slip misread"},
 }
@@ -54,12 +57,12 @@ def documented_table() -> dict[Action, frozenset[Role]]:
     table = text.split("<!-- roles -->", 1)[1].strip().split("\n\n", 1)[0]
     rows = [line for line in table.splitlines()[2:] if line.startswith("|")]
     header = [cell.strip() for cell in table.splitlines()[0].strip("|").split("|")]
-    roles = [Role(name) for name in header[1:4]]
+    roles = [Role(name) for name in header[1:-1]]
     found: dict[Action, frozenset[Role]] = {}
     for row in rows:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         action = Action(cells[0].strip("`"))
-        found[action] = frozenset(r for r, cell in zip(roles, cells[1:4], strict=True)
+        found[action] = frozenset(r for r, cell in zip(roles, cells[1:-1], strict=True)
                                   if cell == "yes")
     return found
 
@@ -90,6 +93,8 @@ def routes(setup: Setup) -> list[tuple[str, str, dict[str, Any] | None, Action]]
                                   "result": "1-0"}, Action.COMMAND),
         ("PUT", f"{e}/hall-foresight", {"on": False}, Action.OVERRIDE),
         ("POST", f"{e}/tokens", {"role": "display", "label": "another"}, Action.ISSUE_TOKENS),
+        ("POST", f"{e}/tokens", {"role": "board", "playoff": setup.playoff_id, "match": 1},
+         Action.ISSUE_BOARD_KEYS),
         ("POST", f"{e}/playoff", {}, Action.CREATE),
         ("POST", f"{e}/extra-boards", {"home": "a", "away": "b", "scheduled": 16},
          Action.CREATE),
