@@ -50,7 +50,7 @@ const shown = {
 window.boardState = shown;
 
 const conn = new PlayoffConnection({
-  playoffId, prefix, token: () => key, client: "board-clock", view: "board",
+  playoffId, prefix, token: () => key, client: "board-clock", view: "board", partial: true,
 });
 
 const S = {
@@ -61,6 +61,7 @@ const S = {
   pending: new Map(),  // command id -> press, until acknowledged or refused
   counter: 0,
   wake: null,
+  ended: null,       // the game whose flag fell, as shown then
 };
 
 /** Server time now: local monotonic time plus the measured offset (running on while
@@ -136,6 +137,9 @@ function send(payload) {
 
 /** Back on line: the held presses go, in order, marked as sent after an outage. */
 function flush() {
+  // Sent before the link dropped, unanswered: again with the same id (the server
+  // applies an id once and answers a copy with the same ack).
+  for (const [id, payload] of S.pending) conn.command(payload, id);
   while (S.queue.length && conn.live()) {
     const payload = { ...S.queue.shift(), queued: true };
     if (!send(payload)) break;
@@ -181,9 +185,8 @@ function sideOf(place) {
   return place === "left" ? left : OTHER[left];
 }
 
-function drawHalf(place, clock, at) {
+function drawHalf(view, place, clock, at) {
   const el = document.getElementById(`half-${place}`);
-  const view = S.view;
   const side = sideOf(place);
   const player = view && view.players ? view.players[side] : null;
   setAttr(el, "data-side", side);
@@ -209,16 +212,25 @@ function drawHalf(place, clock, at) {
   shown.halves[place] = { side, text, ms, running, moves, flag: fell };
 }
 
+/** The game whose flag fell stays on the board, at 0 with its flag, until the next
+ * game starts: the view has moved on to that game already. */
+function endedShown() {
+  const ended = S.ended;
+  return Boolean(ended && S.view && S.view.game !== ended.game && S.view.status === "waiting");
+}
+
 function draw() {
-  const view = S.view;
+  const ended = endedShown();
+  if (S.ended && !ended && S.view && S.view.game !== S.ended.game) S.ended = null;
+  const view = ended ? S.ended.view : S.view;
   const at = now();
-  const clock = currentClock();
+  const clock = ended ? S.ended.view.clock : currentClock();
   const app = document.getElementById("app");
   const status = view ? view.status : "waiting";
   shown.status = status;
   setAttr(app, "data-status", status);
-  drawHalf("left", clock, at);
-  drawHalf("right", clock, at);
+  drawHalf(view, "left", clock, at);
+  drawHalf(view, "right", clock, at);
   shown.pending = S.pending.size;
   shown.queued = S.queue.length;
   if (!view) return;
@@ -238,6 +250,7 @@ function draw() {
 }
 
 function notice(view) {
+  if (view.flag) return `${COLOUR_WORD[view.flag]}'s flag fell`;
   if (view.result) return `Game over: ${view.result}`;
   if (view.status === "waiting") return view.waits || "Waiting for the arbiter to start the game";
   if (view.status === "paused") return "Clocks stopped by the arbiter";
@@ -279,7 +292,13 @@ conn.on("view", (view) => {
 conn.on("clock", (clock) => {
   if (!sameGame(clock)) return;
   S.server = clock;
-  if (S.view) S.view = { ...S.view, clock };
+  // A clock-only change (a resume after a call) comes without a new view: the
+  // server's clock running says the game runs again.
+  if (S.view && clock.running && clock.status === "running") {
+    S.view = { ...S.view, clock, status: "running", called: null };
+  } else if (S.view) {
+    S.view = { ...S.view, clock };
+  }
   draw();
 });
 
@@ -287,7 +306,13 @@ conn.on("event", (d) => {
   // A flag or a call comes with its own view frame too; say it at once meanwhile.
   const data = (d && d.data) || {};
   if (!S.view || data.match !== S.view.match) return;
-  if (d.type === "flag-fell" && data.side) S.view = { ...S.view, flag: data.side };
+  if (d.type === "flag-fell" && data.side) {
+    S.view = { ...S.view, flag: data.side };
+    if (data.game === S.view.game) {
+      const clock = d.clock || S.server;
+      S.ended = { game: data.game, view: { ...S.view, status: "over", clock } };
+    }
+  }
   if (d.type === "arbiter-called") {
     S.view = { ...S.view, status: "called", called: { at_ms: data.at_ms, by: "board" } };
   }

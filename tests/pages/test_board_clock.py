@@ -101,13 +101,13 @@ def test_two_tablets_play_a_game_with_the_hall_and_the_console_following(
             settled(one)
             settled(two)
             expect(one.get_by_test_id("half-left")).to_contain_text(f"Moves: {move}")
-        sent = state(one)["sent"] + state(two)["sent"]
+        sent = sorted(state(one)["sent"] + state(two)["sent"], key=lambda p: p["stamp_ms"])
         assert [p["side"] for p in sent] == ["white", "black"] * 3
         assert all(p["queued"] is False and isinstance(p["stamp_ms"], int) for p in sent)
         pressed = events(playoff, "clock-pressed")
         assert len(pressed) == 6
         assert all(p["charged"] == "stamp" for p in pressed), pressed
-        assert [p["stamp_ms"] for p in pressed] == sorted(p["stamp_ms"] for p in sent)
+        assert [p["stamp_ms"] for p in pressed] == [p["stamp_ms"] for p in sent]
 
         # The hall and the console follow the board.
         hall.wait_for_function(
@@ -128,9 +128,13 @@ def test_two_tablets_play_a_game_with_the_hall_and_the_console_following(
         wait_running(two, "black")
         settled(one)
 
+        # The result ends the game on the board, which then waits for game 2.
         playoff.game(1, 1, "result", {"result": "1-0"})
-        expect(one.get_by_test_id("notice")).to_contain_text("1-0")
-        expect(two.get_by_test_id("notice")).to_contain_text("1-0")
+        for tablet in (one, two):
+            expect(tablet.get_by_test_id("game")).to_have_text("Game 2")
+            expect(tablet.get_by_test_id("notice")).to_contain_text("start the game")
+        tap(one, "white")
+        assert len(state(one)["sent"]) == 4  # nothing to press before the start
 
 
 def test_the_armageddon_draw_odds_and_its_increment_from_move_61(
