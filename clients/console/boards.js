@@ -133,7 +133,7 @@ function callsHtml(view, offset) {
         data-testid="call-resume-${b.match}">Resume the clocks</button>` : "";
     return `<div class="board-call" role="alert" data-testid="call-${b.match}">
         <strong>Arbiter called at the board: ${esc(m ? m.title : `match ${b.match}`)}</strong>
-        ${players ? `<span>${esc(players)}</span>` : ""}
+        ${players && !(m && m.title.includes(players)) ? `<span>${esc(players)}</span>` : ""}
         <span>at ${esc(hallTime(b.called.at_ms, offset, true))}</span>${resume}</div>`;
   });
   for (const o of S.outages) {

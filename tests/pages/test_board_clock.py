@@ -197,6 +197,7 @@ def test_a_call_for_the_arbiter_stops_the_clocks_until_an_arbiter_resumes(
         expect(alert).to_contain_text("Arbiter called at the board")
         expect(alert).to_contain_text("Abdusattorov")
         save_screenshot(page, "board-clock-called-800x1280")
+        save_screenshot(arbiter, "console-board-call")
         assert events(playoff, "arbiter-called")[0]["match"] == 1
         # Taps do nothing while called.
         frozen = state(page)["halves"]
