@@ -31,8 +31,11 @@ export class PlayoffConnection {
    * @param {"hall"} [options.screen]      a hall screen: the server refuses it any
    *                                       key but a display key (close 4403)
    * @param {string} [options.prefix]      a path prefix before /ws and /api
+   * @param {boolean} [options.partial]    the server sends this page only some events
+   *                                       (a board: its own match's), so a gap in seq
+   *                                       is not a loss; each view says all it shows
    */
-  constructor({ playoffId, token, client, view, screen = null, prefix = "" }) {
+  constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false }) {
     this.playoffId = playoffId;
     this.token = token;
     this.client = client;
@@ -44,6 +47,7 @@ export class PlayoffConnection {
       ? crypto.randomUUID().replaceAll("-", "")
       : Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
     this.prefix = prefix;
+    this.partial = partial;
     this.view = null;          // the last view, clocks kept current by event frames
     this.seq = null;           // seq of the last event or snapshot applied
     this.viewSeq = -1;
@@ -271,7 +275,7 @@ export class PlayoffConnection {
     const seq = msg.seq;
     if (typeof seq !== "number") return;
     if (this.seq !== null && seq <= this.seq) return;  // already seen
-    if (this.seq === null || seq !== this.seq + 1) {
+    if (!this.partial && (this.seq === null || seq !== this.seq + 1)) {
       this._resume();  // a gap: the server sends exactly what we missed
       return;
     }
