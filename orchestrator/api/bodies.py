@@ -41,8 +41,12 @@ Money = Annotated[float, Field(ge=0, le=MAX_MONEY)]
 
 
 class TokenRequest(Body_):
-    role: Literal["arbiter", "display"]
+    role: Literal["arbiter", "display", "board"]
     label: str = Field(default="", max_length=MAX_LABEL)
+    playoff: str | None = Field(
+        default=None, max_length=64, description="A board key's play-off"
+    )
+    match: int | None = Field(default=None, ge=1, le=1000, description="A board key's match")
 
 
 class PlayoffRequest(Body_):
@@ -172,8 +176,16 @@ class ForesightAnswer(BaseModel):
 
 
 class TokenAnswer(BaseModel):
-    role: Literal["arbiter", "display"]
+    role: Literal["arbiter", "display", "board"]
     token: str
+    playoff: str | None = None
+    match: int | None = None
+    link: str | None = Field(
+        default=None, description="A board key: its board clock page, the key after #key="
+    )
+    qr_svg: str | None = Field(
+        default=None, description="A board key: the QR code of the link's absolute address"
+    )
 
 
 class StandingsAnswer(_Open):

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
 
+from orchestrator.api.boardkeys import board_key_answer
 from orchestrator.api.bodies import (
     IDEMPOTENCY_KEY_PARAMETER,
     MAX_PLACES,
@@ -493,12 +494,20 @@ async def get_standings(
 )
 async def issue_token(
     event_id: str, body: TokenRequest, request: Request, service: ServiceDep, token: TokenDep
-) -> dict[str, str]:
-    service.authorize(event_id, token, action=Action.ISSUE_TOKENS, address=_address(request))
+) -> dict[str, Any]:
+    role = Role(body.role)
+    action = Action.ISSUE_BOARD_KEYS if role is Role.BOARD else Action.ISSUE_TOKENS
+    record = service.authorize(event_id, token, action=action, address=_address(request))
     issued = await service.issue_token(
-        event_id, Role(body.role), body.label, Actor(Role.CHIEF.value),
+        event_id, role, body.label, Actor.of(record),
         key=_key(request, body.model_dump(mode="json")),
+        playoff=body.playoff, match=body.match,
     )
+    if role is Role.BOARD:
+        assert body.playoff is not None and body.match is not None
+        return board_key_answer(
+            issued, body.playoff, body.match, str(request.base_url).rstrip("/")
+        )
     return {"role": body.role, "token": issued}
 
 

@@ -18,6 +18,9 @@ class Role(StrEnum):
     CHIEF = "chief"
     ARBITER = "arbiter"
     DISPLAY = "display"
+    BOARD = "board"
+    """A board clock's key: one match of one play-off (its clock, the call for the
+    arbiter, and reading its board)."""
 
     def may(self, action: Action) -> bool:
         """Whether this role may do ``action`` (:data:`PERMISSIONS`)."""
@@ -37,16 +40,20 @@ class Action(StrEnum):
     OVERRIDE = "override"
     CREATE = "create"
     ISSUE_TOKENS = "issue-tokens"
+    PRESS = "press"
+    ISSUE_BOARD_KEYS = "issue-board-keys"
 
 
 PERMISSIONS: dict[Action, frozenset[Role]] = {
-    Action.READ: frozenset({Role.CHIEF, Role.ARBITER, Role.DISPLAY}),
+    Action.READ: frozenset({Role.CHIEF, Role.ARBITER, Role.DISPLAY, Role.BOARD}),
     Action.AUDIT: frozenset({Role.CHIEF, Role.ARBITER}),
     Action.FORESEE: frozenset({Role.CHIEF, Role.ARBITER}),
     Action.COMMAND: frozenset({Role.CHIEF, Role.ARBITER}),
     Action.OVERRIDE: frozenset({Role.CHIEF}),
     Action.CREATE: frozenset({Role.CHIEF, Role.ARBITER}),
     Action.ISSUE_TOKENS: frozenset({Role.CHIEF}),
+    Action.PRESS: frozenset({Role.CHIEF, Role.ARBITER, Role.BOARD}),
+    Action.ISSUE_BOARD_KEYS: frozenset({Role.CHIEF, Role.ARBITER}),
 }
 """Who may do what: the one table the routes, the websocket and the commands enforce
 (``docs/protocol.md``, "Roles", is this table in words; a test holds them equal)."""
@@ -62,6 +69,11 @@ ACTION_WORDS: dict[Action, str] = {
     ),
     Action.CREATE: "build the play-off or extra boards, and record the event's results",
     Action.ISSUE_TOKENS: "issue arbiter tokens and display keys",
+    Action.PRESS: (
+        "press the clock of a running game, call the arbiter to a board, and say a board's "
+        "battery (a board key: its own match only)"
+    ),
+    Action.ISSUE_BOARD_KEYS: "issue board keys, one per board of a match",
 }
 
 
@@ -69,6 +81,11 @@ def not_permitted(role: Role, what: str) -> str:
     """Why ``role`` may not do ``what`` (words such as "move a game's start")."""
     if role is Role.DISPLAY:
         return f"a display key is read-only: it may not {what}"
+    if role is Role.BOARD:
+        return (
+            "a board key only presses its board's clock and calls the arbiter: "
+            f"it may not {what}"
+        )
     return f"only the chief arbiter may {what}"
 
 
@@ -84,10 +101,12 @@ class Actor:
 
     role: str
     token_id: str | None = None
+    match: int | None = None
+    """A board key's match (never logged: the token names it)."""
 
     @classmethod
     def of(cls, record: TokenRecord) -> Actor:
-        return cls(record.role.value, record.token_id)
+        return cls(record.role.value, record.token_id, record.match)
 
     @classmethod
     def parse(cls, text: str) -> Actor:
@@ -101,12 +120,15 @@ class Actor:
 
 @dataclass(frozen=True)
 class TokenRecord:
-    """A token as stored: its id, role, label and hash; never the token itself."""
+    """A token as stored: its id, role, label and hash; never the token itself. A
+    board key names its play-off and match."""
 
     token_id: str
     role: Role
     label: str
     digest: str
+    playoff: str | None = None
+    match: int | None = None
 
 
 def new_token() -> str:

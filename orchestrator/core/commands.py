@@ -39,9 +39,12 @@ from pydantic_core import PydanticCustomError
 from orchestrator.core import schedule
 from orchestrator.core.auth import ACTION_WORDS, Action, Role, not_permitted
 from orchestrator.core.events import (
+    ArbiterCalled,
     ArmageddonColoursChosen,
+    BoardOutage,
     BoardScoreCorrected,
     BoardScored,
+    BoardSidesSet,
     ClockAdjusted,
     ClockPaused,
     ClockPressed,
@@ -54,6 +57,7 @@ from orchestrator.core.events import (
     GameStarted,
     HallForesightSet,
     LotsDrawn,
+    PenaltyGiven,
     PlayoffEvent,
     Postponed,
     ResultCorrected,
@@ -67,20 +71,30 @@ from orchestrator.core.events import (
     apply_event,
     apply_playoff,
 )
-from orchestrator.core.refusals import AlreadyPressed, TooEarly
+from orchestrator.core.refusals import AlreadyPressed, KnownRefusal, RefusalKind, TooEarly
 from orchestrator.core.state import EventState, PlayoffState
 from orchestrator.core.words import validation_words
 from playoff_formats import lots
+from playoff_formats.clock import ClockStatus
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
 from playoff_formats.phrase import Player, phrase
 from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
+from playoff_formats.stamps import (
+    ALLOWANCES,
+    Charge,
+    OutageTooLong,
+    charge_press,
+    illegal_move_penalty,
+    stamped_instant,
+)
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = [
     "AdjustClock",
     "Applied",
+    "CallArbiter",
     "ChooseArmageddonColours",
     "Command",
     "CommandBase",
@@ -90,16 +104,19 @@ __all__ = [
     "EventCommandBase",
     "FallFlag",
     "FireTransition",
+    "GivePenalty",
     "MoveStart",
     "PauseClock",
     "Postpone",
     "PressClock",
     "RecordGameResult",
     "RecordResult",
+    "ReportOutage",
     "RestoreTimeControl",
     "ResumeClock",
     "Route",
     "ScoreBoard",
+    "SetBoardSides",
     "SetDeadline",
     "ShortenTimeControl",
     "ShowForesightInHall",
@@ -126,6 +143,8 @@ class Context:
     """The start of a game in the schedule as it stands, or None if it has none."""
     role: str | None = None
     """Who sends the command: "chief", "arbiter", or the server's own ("server"...)."""
+    board_match: int | None = None
+    """A board key's match, when a board key sends it from its clock page."""
 
 
 class Route(NamedTuple):
@@ -192,7 +211,27 @@ class _Permitted:
     def check_permitted(self, state: Any, ctx: Context) -> None:
         role = ROLES.get(ctx.role or "")
         if role is not None and not role.may(self.action):
-            raise NotPermitted(not_permitted(role, self.permission_words(state)))
+            board = self.board_words(ctx) if role is Role.BOARD else None
+            raise NotPermitted(board or not_permitted(role, self.permission_words(state)))
+        if role is Role.BOARD:
+            self.check_board(ctx)
+
+    def board_words(self, ctx: Context) -> str | None:
+        """Why a board key may not send this, when it says more than the table."""
+        return None
+
+    def check_board(self, ctx: Context) -> None:
+        """A board key acts on its own match only, and only from its clock page."""
+        match = getattr(self, "match", None)
+        if ctx.board_match is None:
+            raise NotPermitted(
+                "a board key presses its clock only from its board clock page: over REST "
+                "it only reads"
+            )
+        if match != ctx.board_match:
+            raise NotPermitted(
+                f"a board key presses only the clock of match {ctx.board_match}"
+            )
 
 
 ROLES = {role.value: role for role in Role}
@@ -300,8 +339,20 @@ class PressClock(_GameCommand):
     """
 
     type: Literal["press"] = "press"
+    action: ClassVar[Action] = Action.PRESS
     side: Colour
     move: int | None = Field(default=None, ge=1, le=10_000)
+    stamp_ms: int | None = Field(
+        default=None, ge=0,
+        description="A board clock's instant of the press, in server time (ms)",
+    )
+    queued: StrictBool = Field(
+        default=False, description="Held by the board through an outage, sent on reconnecting"
+    )
+    held: int | None = Field(
+        default=None, ge=1, le=10_000,
+        description="A queued press: how many presses the board holds (for the arbiter)",
+    )
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         move = self.move
@@ -314,8 +365,127 @@ class PressClock(_GameCommand):
             move = clock.moves_completed(self.side) + 1
         elif clock is not None and move <= clock.moves_completed(self.side):
             raise AlreadyPressed(self.match, self.game, self.side, move)
+        charge = Charge(ctx.server_ms, "arrival")
+        if clock is not None and clock.running is not None and self.stamp_ms is not None:
+            assert clock.since_ms is not None
+            try:
+                charge = charge_press(
+                    self.stamp_ms, turn_started_ms=clock.turn_started_ms or clock.since_ms,
+                    since_ms=clock.since_ms, now_ms=ctx.server_ms, queued=self.queued,
+                )
+            except OutageTooLong as exc:
+                open_outage = (self.match, self.game) in state.outages
+                raise OutageRefused(exc, None if open_outage else BoardOutage(
+                    match=self.match, game=self.game, since_ms=self.stamp_ms,
+                    presses=self.held or 1, at_ms=ctx.server_ms,
+                )) from None
+        stamped = self.stamp_ms is not None
         return [ClockPressed(
-            match=self.match, game=self.game, side=self.side, move=move, at_ms=ctx.server_ms
+            match=self.match, game=self.game, side=self.side, move=move, at_ms=charge.at_ms,
+            stamp_ms=self.stamp_ms, charged=charge.charged if stamped else None,
+            why=charge.why.words() if charge.why is not None else None,
+        )]
+
+
+class CallArbiter(CommandBase):
+    """A board calls the arbiter (FIDE Laws, Article 6.12.2): the clock of the match's
+    game under way stops (at the board's stamp, when it is consistent) until an
+    arbiter resumes it; every console of the play-off is alerted."""
+
+    type: Literal["call-arbiter"] = "call-arbiter"
+    action: ClassVar[Action] = Action.PRESS
+    match: int = Field(ge=1, le=1000)
+    stamp_ms: int | None = Field(default=None, ge=0)
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        under_way = [
+            (key, clock) for key, clock in sorted(state.clocks.items())
+            if key[0] == self.match
+            and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED)
+        ]
+        if not under_way:
+            raise PlayoffError(
+                f"match {self.match} has no game under way: there is no clock to stop"
+            )
+        key, clock = under_way[-1]
+        at_ms = ctx.server_ms
+        if self.stamp_ms is not None and clock.running is not None:
+            assert clock.since_ms is not None
+            at_ms = stamped_instant(
+                self.stamp_ms, turn_started_ms=clock.since_ms, since_ms=clock.since_ms,
+                now_ms=ctx.server_ms, allowance_ms=ALLOWANCES.lag_ms,
+            ).at_ms
+        return [ArbiterCalled(match=self.match, game=key[1], at_ms=at_ms)]
+
+
+class ReportOutage(_GameCommand):
+    """The service's own: a board came back from an outage past the allowance (its
+    press refused): the consoles are alerted, and the arbiter sets the clock."""
+
+    type: Literal["board-outage"] = "board-outage"
+    action: ClassVar[Action] = Action.PRESS
+    since_ms: int
+    presses: int = Field(ge=1)
+    at_ms: int
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [BoardOutage(
+            match=self.match, game=self.game, since_ms=self.since_ms, presses=self.presses,
+            at_ms=self.at_ms,
+        )]
+
+
+class OutageRefused(KnownRefusal):
+    """A queued press past the outage allowance: refused, and ``alert`` (the first
+    time for this outage) is logged for the consoles."""
+
+    kind: ClassVar[RefusalKind] = "outage-too-long"
+
+    def __init__(self, exc: OutageTooLong, alert: BoardOutage | None) -> None:
+        self.alert = alert
+        super().__init__(exc.reason)
+
+    def alert_command(self) -> ReportOutage | None:
+        if self.alert is None:
+            return None
+        return ReportOutage(
+            match=self.alert.match, game=self.alert.game, since_ms=self.alert.since_ms,
+            presses=self.alert.presses, at_ms=self.alert.at_ms,
+        )
+
+
+class SetBoardSides(CommandBase):
+    """Which colour sits on the left half of a match's board clock (White unless set)."""
+
+    type: Literal["board-sides"] = "board-sides"
+    match: int = Field(ge=1, le=1000)
+    left: Colour
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        return [BoardSidesSet(match=self.match, left=self.left)]
+
+
+class GivePenalty(_GameCommand):
+    """The arbiter's penalty for a player's first completed illegal move: the opponent
+    gains the time the FIDE Laws give (Article 7.5.5; one minute in blitz, Appendix
+    B.2), logged as an arbiter's change with its reason. A second illegal move by the
+    same player loses the game: that is the arbiter's result to record."""
+
+    type: Literal["penalty"] = "penalty"
+    offender: Colour
+    kind: Literal["illegal-move"] = "illegal-move"
+    reason: Reason
+
+    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
+        clock = state.clocks.get((self.match, self.game))
+        if clock is None:
+            raise PlayoffError(
+                f"match {self.match}, game {self.game} has no clock: start it first"
+            )
+        delta_ms, article = illegal_move_penalty(clock.control)
+        return [PenaltyGiven(
+            match=self.match, game=self.game, offender=self.offender, kind=self.kind,
+            delta_ms=delta_ms, article=article, reason=self.reason, at_ms=ctx.server_ms,
         )]
 
 
@@ -332,6 +502,9 @@ class ResumeClock(_GameCommand):
     """Restart a paused clock."""
 
     type: Literal["resume"] = "resume"
+
+    def board_words(self, ctx: Context) -> str | None:
+        return "only an arbiter resumes the clocks after a call"
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         return [ClockResumed(match=self.match, game=self.game, at_ms=ctx.server_ms)]
@@ -792,7 +965,10 @@ Command = Annotated[
     | RestoreTimeControl
     | SetDeadline
     | ScoreBoard
-    | CorrectBoardScore,
+    | CorrectBoardScore
+    | CallArbiter
+    | SetBoardSides
+    | GivePenalty,
     Field(discriminator="type"),
 ]
 """Every command an arbiter may send (the server's own, flags and timed

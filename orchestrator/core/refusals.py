@@ -21,8 +21,10 @@ from playoff_formats.schedule.words import span
 
 __all__ = ["AlreadyPressed", "KnownRefusal", "RefusalKind", "TooEarly"]
 
-RefusalKind = Literal["already-pressed", "too-early"]
-"""``already-pressed``: the press was counted already (nothing to do);
+RefusalKind = Literal["already-pressed", "too-early", "outage-too-long"]
+"""``outage-too-long``: a board's press held through an outage past the allowance
+(the arbiter sets the clocks);
+``already-pressed``: the press was counted already (nothing to do);
 ``too-early``: a start refused until a rest or the chief arbiter's time is over."""
 
 

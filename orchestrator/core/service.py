@@ -32,6 +32,7 @@ from orchestrator.core.commands import (
     CommandBase,
     Context,
     EventCommandBase,
+    OutageRefused,
     apply_command,
     apply_event_command,
 )
@@ -613,11 +614,17 @@ class Service:
 
     async def issue_token(
         self, event_id: str, role: Role, label: str, actor: Actor | str, *,
-        key: Request | None = None,
+        key: Request | None = None, playoff: str | None = None, match: int | None = None,
     ) -> str:
-        """A new arbiter token or display key (the same again for a resent ``key``)."""
+        """A new arbiter token, display key or board key (the same again for a resent
+        ``key``); a board key is for one ``match`` of one ``playoff``."""
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
+        if role is Role.BOARD:
+            label = label or self.board_label(event_id, playoff, match)
+        elif playoff is not None or match is not None:
+            raise Conflict("only a board key is for one match: an arbiter's token or a "
+                           "display key opens the whole event")
         who = as_actor(actor)
         logging = logging_of(key, who)
         tokens: list[str] = []
@@ -630,7 +637,8 @@ class Service:
             )
             tokens.append(token)
             issued = TokenIssued(
-                token_id=self._ids(), role=role, label=label, digest=digest(token)
+                token_id=self._ids(), role=role, label=label, digest=digest(token),
+                playoff=playoff, match=match,
             )
             after = apply_event(state, issued, Stamp(state.seq + 1, now, who.logged()))
             return Decided((issued,), after)
@@ -643,6 +651,23 @@ class Service:
         if committed.decided is None:
             return await self._derived_token(committed.stored[0])
         return tokens[-1]
+
+    def board_label(self, event_id: str, playoff: str | None, match: int | None) -> str:
+        """The label of a board key for ``match`` of ``playoff``; refused (409) unless
+        that is a match played in a chess play-off of the event."""
+        if playoff is None or match is None:
+            raise Conflict("a board key is for one match: say its play-off and its match")
+        if playoff not in self.event(event_id).playoffs:
+            raise Conflict(f"play-off {playoff[:64]!r} is not one of this event's")
+        state = self.playoff(playoff)
+        if state.playoff is None:
+            raise Conflict("bridge extra boards have no board clocks: they are not chess games")
+        found = next((m for m in state.chess.matches if m.id == match and not m.bye), None)
+        if found is None:
+            played = ", ".join(str(m.id) for m in state.chess.matches if not m.bye)
+            raise Conflict(f"play-off {playoff} has no match {match} to play: its matches "
+                           f"are {played}")
+        return f"board of match {match}"
 
     async def _derived(self, stream: str, seq: int, command_id: str | None) -> str:
         """A token the same request can be answered with again: HMAC of the log's secret
@@ -794,9 +819,13 @@ class Service:
                 new_seed=self._seeds,
                 planned_start=lambda s, match, game: schedule.planned_start(s, match, game, now),
                 role=who.role,
+                board_match=who.match,
             )
             try:
                 applied = apply_command(state, command, ctx, who.logged())
+            except OutageRefused as exc:
+                alerts.extend(a for a in (exc.alert_command(),) if a is not None)
+                raise refusal_of(exc, state.names) from None
             except (PlayoffError, ValidationError) as exc:
                 raise refusal_of(exc, state.names) from None
             if not applied:
@@ -816,10 +845,23 @@ class Service:
 
         # Another worker sharing the log may write to the play-off first: what it wrote
         # is folded, and the command decided again on the play-off as it now stands.
-        committed = await self._retrying(
-            lambda: self._commit(self.playoff_streams, playoff_id, who, decide, logging=logging),
-            None,
-        )
+        alerts: list[CommandBase] = []
+        try:
+            committed = await self._retrying(
+                lambda: self._commit(
+                    self.playoff_streams, playoff_id, who, decide, logging=logging
+                ),
+                None,
+            )
+        except Conflict:
+            # A refusal the consoles must hear of (a board back from too long an
+            # outage): its alert is logged, and the command still refused.
+            for alert in alerts[-1:]:
+                await self.execute(
+                    playoff_id, alert, who,
+                    command_id=f"{command_id}:alert" if command_id is not None else None,
+                )
+            raise
         if committed.decided is None:
             assert committed.state is not None
             return Outcome(

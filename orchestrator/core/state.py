@@ -22,7 +22,7 @@ from playoff_formats.errors import PlayoffError
 from playoff_formats.extra_boards import ExtraBoards
 from playoff_formats.foresight import PendingGame
 from playoff_formats.formats import PlayoffFormat
-from playoff_formats.model import Event
+from playoff_formats.model import Colour, Event
 from playoff_formats.playoff import Game, Match, Playoff
 from playoff_formats.schedule import Overrides
 from playoff_formats.timecontrol import TimeControl
@@ -131,6 +131,14 @@ class PlayoffState:
     updated_at: datetime | None = None
     utc_offset: timedelta = timedelta(0)
     """The hall's offset from UTC: times of day in words are the hall's."""
+    called: dict[GameKey, int] = field(default_factory=dict)
+    """Games whose board called the arbiter: the instant (server ms); until an arbiter
+    resumes the clock."""
+    board_left: dict[int, Colour] = field(default_factory=dict)
+    """The colour on the left half of each match's board clock (White unless set)."""
+    outages: dict[GameKey, tuple[int, int]] = field(default_factory=dict)
+    """Games whose board came back from an outage longer than allowed: since when
+    (server ms) and the presses it held; until an arbiter sets the clock."""
 
     @property
     def chess(self) -> Playoff:

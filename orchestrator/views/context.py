@@ -11,7 +11,20 @@ from orchestrator.core.state import PlayoffState
 from playoff_formats.placings import Awards
 from playoff_formats.schedule import Plan
 
-__all__ = ["ViewContext"]
+__all__ = ["BoardPresence", "ViewContext"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPresence:
+    """A board clock as the service hears it (in memory of the worker holding its
+    connection, never logged): whether one is connected, when it was last heard, and
+    the battery its browser tells of."""
+
+    match: int
+    online: bool
+    last_heard_ms: int | None = None
+    battery: float | None = None
+    charging: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -28,6 +41,9 @@ class ViewContext:
     """The schedule as the previous view of this play-off showed it (to say what moved)."""
     since: tuple[str, ...] = ()
     """The types of the events logged since the previous view (what moved the schedule)."""
+    boards: tuple[BoardPresence, ...] = ()
+    """The board clocks of the play-off: each match with a board key issued, and what
+    is heard of it."""
 
     def command_context(self) -> Context:
         """A context to check commands against (:func:`orchestrator.core.commands.refusal`):

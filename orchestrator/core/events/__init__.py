@@ -37,6 +37,12 @@ from orchestrator.core.events.base import (
     _check_new,
     _fold,
 )
+from orchestrator.core.events.board import (
+    ArbiterCalled,
+    BoardOutage,
+    BoardSidesSet,
+    PenaltyGiven,
+)
 from orchestrator.core.events.boards import (
     BoardScoreCorrected,
     BoardScored,
@@ -83,9 +89,12 @@ from orchestrator.core.state import PlayoffState
 
 __all__ = [
     "ARBITER_CHANGE_EVENTS",
+    "ArbiterCalled",
     "ArmageddonColoursChosen",
+    "BoardOutage",
     "BoardScoreCorrected",
     "BoardScored",
+    "BoardSidesSet",
     "ClockAdjusted",
     "ClockEvent",
     "ClockPaused",
@@ -102,6 +111,7 @@ __all__ = [
     "GameStarted",
     "HallForesightSet",
     "LotsDrawn",
+    "PenaltyGiven",
     "PendingGameData",
     "PlayoffCreated",
     "PlayoffEvent",
@@ -150,7 +160,11 @@ PlayoffEvent = Annotated[
     | TransitionFired
     | BoardScored
     | StanzaAdvanced
-    | BoardScoreCorrected,
+    | BoardScoreCorrected
+    | ArbiterCalled
+    | BoardSidesSet
+    | BoardOutage
+    | PenaltyGiven,
     Field(discriminator="type"),
 ]
 _PLAYOFF: TypeAdapter[PlayoffEvent] = TypeAdapter(PlayoffEvent)

@@ -4,6 +4,7 @@ games, their clocks and results."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any, ClassVar, Literal
 
@@ -264,12 +265,27 @@ class GameStarted(GameEvent):
 
 
 class ClockPressed(ClockEvent):
-    """``side`` completed move ``move`` and pressed its clock."""
+    """``side`` completed move ``move`` and pressed its clock, charged up to ``at_ms``.
+
+    A board clock's press carries its ``stamp_ms`` (the tablet's instant, in server
+    time); ``charged`` says whether the mover was charged up to the stamp or on
+    arrival, and ``why`` (words) why not at the stamp. Older logs have none of them.
+    """
 
     type: Literal["clock-pressed"] = "clock-pressed"
     clock_only: ClassVar[bool] = True
     side: Colour
     move: int = Field(ge=1)
+    stamp_ms: int | None = None
+    charged: Literal["stamp", "arrival"] | None = None
+    why: str | None = None
+
+    def log_data(self) -> dict[str, Any]:
+        data = super().log_data()
+        if self.charged is None:  # a press without a stamp is logged as before
+            for name in ("stamp_ms", "charged", "why"):
+                del data[name]
+        return data
 
     def step(self, clock: Clock) -> Clock:
         return clock.press(self.side, self.move, self.at_ms)
@@ -294,6 +310,10 @@ class ClockResumed(ClockEvent):
     def step(self, clock: Clock) -> Clock:
         return clock.resume(self.at_ms)
 
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        after = super().apply(state, stamp)  # a call for the arbiter is over
+        return replace(after, called={k: v for k, v in after.called.items() if k != self.key})
+
 
 class ClockAdjusted(ClockEvent):
     """The arbiter gave (positive) or took time from one side, with a reason."""
@@ -307,6 +327,10 @@ class ClockAdjusted(ClockEvent):
 
     def step(self, clock: Clock) -> Clock:
         return clock.adjust(self.side, self.delta_ms, self.at_ms)
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        after = super().apply(state, stamp)  # the arbiter has set the clock after an outage
+        return replace(after, outages={k: v for k, v in after.outages.items() if k != self.key})
 
     def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
         seconds = abs(self.delta_ms) / 1000

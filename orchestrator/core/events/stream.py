@@ -154,12 +154,22 @@ class HallForesightSet(_Event):
 
 
 class TokenIssued(TokenData):
-    """The chief arbiter issued an arbiter token or a display key."""
+    """The chief arbiter issued an arbiter token or a display key, or an arbiter a
+    board key (with its ``playoff`` and ``match``; older logs have neither)."""
 
     type: Literal["token-issued"] = "token-issued"
+    playoff: str | None = None
+    match: int | None = Field(default=None, ge=1)
 
     def log_data(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude={"type"})
+        # A key of the whole event is logged as before board keys existed.
+        return self.model_dump(mode="json", exclude={"type"}, exclude_none=True)
+
+    def record(self) -> TokenRecord:
+        return TokenRecord(
+            token_id=self.token_id, role=self.role, label=self.label, digest=self.digest,
+            playoff=self.playoff, match=self.match,
+        )
 
     def apply(self, state: EventState, stamp: Stamp) -> EventState:
         return replace(state, seq=stamp.seq, tokens=(*state.tokens, self.record()))

@@ -20,7 +20,9 @@ __all__ = [
     "STATUS_WORDS",
     "VIEW_MODEL",
     "ArbiterView",
+    "BoardKeyControl",
     "BoardRow",
+    "BoardStatusView",
     "ChampionView",
     "ChangeView",
     "ClockFace",
@@ -431,6 +433,32 @@ class HallKey(_View):
     page: str = Field(description="The hall display's address, the new key to follow it")
 
 
+class BoardStatusView(_View):
+    """A board clock as the console follows it."""
+
+    match: int
+    title: str
+    online: bool
+    last_heard_ms: int | None = Field(description="When a frame last came from it (server ms)")
+    battery: float | None = Field(description="0 to 1, where its browser tells it")
+    charging: bool | None
+    clock: ClockView | None = Field(description="Its clock as the board shows it")
+    left: Literal["white", "black"]
+    called: dict[str, Any] | None = Field(description="The board called the arbiter")
+    alert: str | None = Field(description="The call for the arbiter, in words")
+    outage: str | None = Field(description="An outage past the allowance, in words")
+    status: Literal["waiting", "running", "paused", "called", "over"]
+
+
+class BoardKeyControl(_View):
+    """Issue a board key for one match: over the websocket, or with the request."""
+
+    match: int
+    title: str
+    command: dict[str, Any]
+    request: dict[str, Any]
+
+
 class ArbiterView(_View):
     """Everything the arbiter console shows and allows, as of ``server_ms``."""
 
@@ -458,6 +486,12 @@ class ArbiterView(_View):
         description="A clock's status (as clock frames give it) in words",
     )
     clocks: dict[str, ClockView] = Field(description='Every clock, by "match:game"')
+    boards: tuple[BoardStatusView, ...] = Field(
+        default=(), description="Each match with a board key issued: its board clock"
+    )
+    board_keys: tuple[BoardKeyControl, ...] = Field(
+        default=(), description="Issue a board key for a match"
+    )
     next_change_ms: int | None = Field(
         description="The server instant after which the view changes with the time alone "
         "(a break or rest over, a game due)"

@@ -10,6 +10,7 @@ from orchestrator.core.access import (
     HALL_KEY_WORDS,
     display_key_request,
 )
+from orchestrator.views.arbiter.boards import board_keys_view, boards_view
 from orchestrator.views.arbiter.bridge import extra_boards_view
 from orchestrator.views.arbiter.core import (
     Core,
@@ -94,6 +95,8 @@ def whole_view(core: Core) -> ArbiterView:
             for key, clock in sorted(state.clocks.items())
         },
         next_change_ms=next_change_ms(core),
+        boards=boards_view(core),
+        board_keys=board_keys_view(core),
     )
 
 

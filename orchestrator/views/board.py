@@ -1,0 +1,183 @@
+"""The board clock's view: one match's game at its board, as its two halves show it.
+
+Computed here, for one match at one instant; the board's page renders it and, between
+frames, runs the running side down from ``server_ms`` (docs/protocol.md, "The board
+view").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from orchestrator.core.state import PlayoffState
+from orchestrator.views.context import ViewContext
+from orchestrator.views.hall.core import short_names
+from orchestrator.views.playoff import ClockView, clock_view
+from orchestrator.views.shared import round_name, uncited
+from playoff_formats.clock import ClockStatus
+from playoff_formats.model import Colour
+from playoff_formats.playoff import Game
+from playoff_formats.stamps import ALLOWANCES
+
+__all__ = ["BoardView", "board_view"]
+
+
+class BoardPlayer(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    name: str
+    short: str
+
+
+class BoardPlayers(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    white: BoardPlayer
+    black: BoardPlayer
+
+
+class BoardCalled(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    at_ms: int
+    by: Literal["board"] = "board"
+
+
+class BoardAllowance(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    lag_ms: int
+    outage_ms: int
+
+
+class BoardView(BaseModel):
+    """What a board clock shows (``{"t": "view", "d": {"view": "board", ...}}``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    view: Literal["board"] = "board"
+    seq: int
+    server_ms: int
+    match: int
+    title: str
+    game: int | None
+    game_name: str
+    status: Literal["waiting", "running", "paused", "called", "over"]
+    left: Literal["white", "black"]
+    players: BoardPlayers | None
+    colours: Literal["known"] | None = Field(description="null while the colours are not known")
+    waits: str | None = Field(description="What the board waits for, in words, or null")
+    clock: ClockView | None
+    increment: str
+    increment_ms: int
+    increment_from_move: int
+    draw_means: str
+    called: BoardCalled | None
+    result: str | None
+    flag: Literal["white", "black"] | None
+    allowance: BoardAllowance
+    next_move: int | None
+    to_move: Literal["white", "black"] | None
+
+
+VIEW_MODEL = BoardView
+
+
+def _current_game(state: PlayoffState, match_id: int) -> Game | None:
+    """The match's game at the board: the one under way, else the last one started,
+    else the next one due."""
+    games = state.chess.games_of(match_id)
+    for game in games:
+        clock = state.clocks.get((match_id, game.number))
+        if clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED):
+            return game
+    pending = [g for g in games if g.result is None]
+    started = [g for g in games if (match_id, g.number) in state.started_at]
+    if pending:
+        return pending[0]
+    return started[-1] if started else (games[-1] if games else None)
+
+
+def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str, Any]:
+    """The board view of match ``match_id``, as a view frame's data."""
+    playoff = state.chess
+    match = playoff.match(match_id)
+    shorts = short_names(state.names)
+    a, b = match.players
+    versus = " v ".join(shorts.get(p, p) if p else "to be decided" for p in (a, b))
+    stage = round_name(playoff, match)
+    title = f"{uncited(stage)} · {versus}" if stage else versus
+    game = _current_game(state, match_id)
+    key = (match_id, game.number) if game is not None else None
+    clock = state.clocks.get(key) if key is not None else None
+    players = None
+    waits: str | None = None
+    if game is not None and game.white is not None and game.black is not None:
+        players = BoardPlayers(**{
+            side: BoardPlayer(id=pid, name=state.names.get(pid, pid), short=shorts.get(pid, pid))
+            for side, pid in (("white", game.white), ("black", game.black))
+        })
+    elif game is not None:
+        waits = "players to be decided" if None in match.players else "colours to be drawn"
+    control = state.time_control(match, game) if game is not None else None
+    stage0 = control.white[0] if control is not None else None
+    increment = ""
+    if control is not None and control.increment_words() != "no increment":
+        increment = control.increment_words()
+    rules = match.rules
+    decider = rules.decider
+    draw_means = ""
+    if game is not None and game.kind.decider and decider is not None:
+        side = decider.draw_odds_colour
+        draw_means = f"DRAW = {str(side).upper()} WINS" if side is not None else ""
+    called_at = state.called.get(key) if key is not None else None
+    status: Literal["waiting", "running", "paused", "called", "over"] = "waiting"
+    if game is not None and game.result is not None:
+        status = "over"
+    elif called_at is not None:
+        status = "called"
+    elif clock is not None and clock.status is ClockStatus.RUNNING:
+        status = "running"
+    elif clock is not None and clock.status is ClockStatus.PAUSED:
+        status = "paused"
+    elif waits is None and game is not None and key not in state.started_at:
+        waits = "the arbiter to start the game"
+    flag = clock.flagged.value if clock is not None and clock.flagged is not None else None
+    shown = None
+    if clock is not None:
+        at_ms = max(ctx.server_ms, clock.since_ms or ctx.server_ms)
+        shown = ClockView(**clock_view(key, clock, at_ms)) if key is not None else None
+    playing = clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED)
+    to_move = clock.to_move if clock is not None and playing else None
+    name = (
+        decider.name if game is not None and game.kind.decider and decider is not None
+        else (f"Game {game.number}" if game is not None else "")
+    )
+    return BoardView(
+        seq=state.seq,
+        server_ms=ctx.server_ms,
+        match=match_id,
+        title=title,
+        game=game.number if game is not None else None,
+        game_name=name,
+        status=status,
+        left=state.board_left.get(match_id, Colour.WHITE).value,
+        players=players,
+        colours="known" if players is not None else None,
+        waits=waits,
+        clock=shown,
+        increment=increment,
+        increment_ms=stage0.increment_ms if stage0 is not None else 0,
+        increment_from_move=stage0.increment_from_move if stage0 is not None else 1,
+        draw_means=draw_means,
+        called=BoardCalled(at_ms=called_at) if called_at is not None else None,
+        result=game.result.value if game is not None and game.result is not None else None,
+        flag=flag,
+        allowance=BoardAllowance(lag_ms=ALLOWANCES.lag_ms, outage_ms=ALLOWANCES.outage_ms),
+        next_move=clock.moves_completed(clock.to_move) + 1 if clock is not None and playing
+        else None,
+        to_move=to_move.value if to_move is not None else None,
+    ).model_dump(mode="json")
