@@ -32,6 +32,7 @@ import {
 } from "./render.js";
 import { verifyDraw } from "./verify.js";
 import { listenHallKey, renderHallKey } from "./hallkey.js";
+import { listenBoards, noteOutage, renderBoards } from "./boards.js";
 
 const PLAYOFF = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const TOKEN_KEY = `arbiter-console:token:${PLAYOFF}`;
@@ -191,11 +192,11 @@ function busy(key) {
  * @param key       the decision it belongs to (controls sharing it wait together)
  * @param awaitsView false for commands that change only a clock: no new view follows them
  */
-function send(key, label, payload, { awaitsView = true, clear = [], closes = null } = {}) {
+function send(key, label, payload, { awaitsView = true, clear = [], closes = null, answered = null } = {}) {
   if (busy(key)) return;
   const rec = {
     id: null, key, label, payload, status: "pending", via: "websocket", reason: null,
-    sentAt: localNow(), sentServerMs: conn.serverNow(), seq: 0, awaitsView, clear, closes,
+    sentAt: localNow(), sentServerMs: conn.serverNow(), seq: 0, awaitsView, clear, closes, answered,
   };
   S.log.unshift(rec);
   S.log = S.log.slice(0, 40);
@@ -207,17 +208,18 @@ function send(key, label, payload, { awaitsView = true, clear = [], closes = nul
     rec.id = conn.newId();
     S.pending.set(rec.id, rec);
     conn.rest(payload, rec.id).then(
-      (body) => succeed(rec, (body && body.seq) || 0),
+      (body) => succeed(rec, (body && body.seq) || 0, body),
       (err) => fail(rec, codeOfStatus(err.status), err.message, err.kind),
     );
   }
   render();
 }
 
-function succeed(rec, seq) {
+function succeed(rec, seq, answer = null) {
   if (rec.status !== "pending") return;
   rec.status = "ok";
   rec.seq = seq;
+  if (rec.answered) rec.answered(answer);
   S.pending.delete(rec.id);
   dropAlerts(rec.key);
   for (const id of rec.clear) {
@@ -293,6 +295,7 @@ function render() {
   $("placings").hidden = !view.placings;
   patch("placings", view.placings ? placingsHtml(view.placings) : "");
   renderHallKey(view, conn.role);
+  renderBoards(view, conn.role, offset());
   for (const form of document.querySelectorAll("form[data-form]")) refreshForm(form);
   tick();
 }
@@ -413,7 +416,14 @@ conn.on("ack", (id, d, seq) => {
   const rec = S.pending.get(id);
   if (!rec) return;
   const seqs = d && Array.isArray(d.seqs) && d.seqs.length ? d.seqs : [seq || 0];
-  succeed(rec, Math.max(...seqs));
+  succeed(rec, Math.max(...seqs), d);
+});
+
+conn.on("event", (d) => {
+  if (d && d.type === "board-outage") {
+    noteOutage(conn.view, d);
+    render();
+  }
 });
 
 conn.on("error", (id, d) => {
@@ -633,6 +643,7 @@ function start() {
 
 $("sign-out").addEventListener("click", forget);
 listenHallKey(() => ({ view: conn.view, token: S.token }), () => renderHallKey(conn.view, conn.role));
+listenBoards(send, render);
 window.addEventListener("resize", renderPlan);
 window.addEventListener("resize", placeAlerts);
 window.addEventListener("scroll", placeAlerts, { passive: true });

@@ -1,5 +1,5 @@
-"""The pages people open in a browser: the start page, the hall display and the
-arbiter console.
+"""The pages people open in a browser: the start page, the hall display, the
+arbiter console and the board clock.
 
 All are static files in ``clients/`` (plain ES modules sharing ``clients/common``)
 served by the service itself from a folder it is given (no CDN, no network beyond
@@ -15,7 +15,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 __all__ = ["PAGES", "router"]
 
-PAGES = ("display", "console", "common", "start")
+PAGES = ("display", "console", "common", "start", "clock")
 """The folders of ``clients/`` served under ``/static/``."""
 
 
@@ -43,6 +43,12 @@ def router(clients: Path) -> APIRouter:
     async def arbiter(playoff_id: str) -> FileResponse | HTMLResponse:
         """The arbiter console: ``/arbiter/{playoff}`` (the token is entered on the page)."""
         return page(clients / "console")
+
+    @pages.get("/clock/{playoff_id}", include_in_schema=False, response_model=None)
+    async def board_clock(playoff_id: str) -> FileResponse | HTMLResponse:
+        """The board clock the players press: ``/clock/{playoff}#key=<board key>`` (the
+        key stays in the fragment: the browser never sends it, and no log holds it)."""
+        return page(clients / "clock")
 
     @pages.get("/arbiter/events/{event_id}", include_in_schema=False, response_model=None)
     async def event_console(event_id: str) -> FileResponse | HTMLResponse:

@@ -39,6 +39,8 @@ class Demo:
     chief_token: str
     arbiter_token: str
     display_key: str
+    board_keys: tuple[tuple[int, str], ...] = ()
+    """Per match (its number), the key of its board clock."""
 
 
 def demo_event_at(now: datetime) -> IndividualEvent:
@@ -101,7 +103,14 @@ async def prepare_demo(db_path: Path, time: TimeSource, *, fresh: bool = False) 
         playoff = await service.create_playoff(
             event.id, PlayoffOptions(prizes=DEMO_PRIZES, points=DEMO_POINTS), chief_arbiter
         )
+        # One board clock per match, as the arbiter would set up each board's tablet.
+        boards = tuple([
+            (m.id, await service.issue_token(
+                event.id, Role.BOARD, "", uploader, playoff=playoff.id, match=m.id
+            ))
+            for m in playoff.chess.matches if not m.bye
+        ])
         # Match 1 under way, so that both screens show a live clock.
         await service.execute(playoff.id, DrawLots(match=1), chief_arbiter)
         await service.execute(playoff.id, StartGame(match=1, game=1), chief_arbiter)
-    return Demo(event.id, playoff.id, chief, arbiter, display)
+    return Demo(event.id, playoff.id, chief, arbiter, display, boards)

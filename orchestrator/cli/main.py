@@ -606,6 +606,10 @@ def demo(
         f"  Hall display:    {base}/display/{made.playoff_id}#key={made.display_key}",
         f"  Arbiter console: {base}/arbiter/{made.playoff_id}",
         f"  Event console:   {base}/arbiter/events/{made.event_id}",
+        *(
+            f"  Board clock, match {match}: {base}/clock/{made.playoff_id}#key={key}"
+            for match, key in made.board_keys
+        ),
         f"  Chief arbiter's token: {made.chief_token}",
         f"  Arbiter's token:       {made.arbiter_token}",
         f"  Resume:          {resume_command(db, host, port)} (after a stop or a crash: "

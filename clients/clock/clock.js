@@ -1,0 +1,417 @@
+/* The board clock: /clock/{playoff}#key=<board key>, on a tablet beside the board.
+ *
+ * Two halves, one per player: the player who has moved taps their own half, as on a
+ * physical clock (a touch or a click anywhere on it; on a keyboard the space bar
+ * presses the running side, "a" or the left Shift the left half, "l" or the right
+ * Shift the right half). The page renders the board view the server computes
+ * (orchestrator/views/board.py) and decides nothing: who plays which colour, which
+ * side sits on the left, the increment and from which move, the draw odds, the flag
+ * and the result all come in the view.
+ *
+ * Between frames it counts the running side down from the server's values, on the
+ * server's time as the connection measures it. A press is stamped here, at the tap
+ * (this machine's monotonic clock plus the measured offset), switches the halves at
+ * once, and goes to the server with its stamp: the server charges the time measured
+ * here. While the link is down the clocks run on and presses wait, in order, with
+ * their stamps; they go when the link is back (marked `queued`), up to the outage the
+ * server allows (the view's `allowance.outage_ms`). The next frame from the server
+ * replaces what the page worked out.
+ *
+ * The key is in the address's fragment, which the browser never sends: the page
+ * hands it to the server in the websocket's first frame only.
+ */
+
+import { PlayoffConnection } from "../common/connection.js";
+import { clockUrgency, formatClock, hallTime, localNow } from "../common/time.js";
+import { setAttr, setText } from "../common/html.js";
+
+const where = /^(.*)\/clock\/([^/]+)\/?$/.exec(location.pathname);
+const prefix = where ? where[1] : "";
+const playoffId = where ? decodeURIComponent(where[2]) : "";
+const key = new URLSearchParams(location.hash.slice(1)).get("key") || "";
+
+const STATUS_EVERY_MS = 10000;  // the board says it is here, with its battery
+const OTHER = { white: "black", black: "white" };
+const COLOUR_WORD = { white: "White", black: "Black" };
+const CONNECTION_TEXT = { live: "online", connecting: "connecting…", reconnecting: "offline" };
+
+/** What the page shows and holds, for tests and for the arbiter looking at the tablet. */
+const shown = {
+  playoffId,
+  connection: "connecting",
+  error: null,
+  status: "waiting",
+  halves: { left: null, right: null },  // per half: side, time text, ms, running
+  pending: 0,    // presses sent, not yet answered
+  queued: 0,     // presses held while the link is down
+  sent: [],      // every press sent: its payload (stamps included)
+  refused: [],   // the server's words for presses it refused
+};
+window.boardState = shown;
+
+const conn = new PlayoffConnection({
+  playoffId, prefix, token: () => key, client: "board-clock", view: "board",
+});
+
+const S = {
+  view: null,
+  server: null,      // the clock as the server last sent it
+  local: null,       // the clock as this page worked it out after its own presses
+  queue: [],         // presses waiting for the link, in order
+  pending: new Map(),  // command id -> press, until acknowledged or refused
+  counter: 0,
+  wake: null,
+};
+
+/** Server time now: local monotonic time plus the measured offset (running on while
+ * the link is down: the game goes on at the board). */
+function now() {
+  return localNow() + conn.offsetMs;
+}
+
+function currentClock() {
+  if (S.local && (S.pending.size || S.queue.length || moveCount(S.local) > moveCount(S.server))) {
+    return S.local;
+  }
+  return S.server;
+}
+
+function moveCount(clock) {
+  if (!clock || !clock.moves) return -1;
+  return (Number(clock.moves.white) || 0) + (Number(clock.moves.black) || 0);
+}
+
+function remaining(clock, side, at) {
+  let ms = Number(clock[`${side}_ms`]) || 0;
+  if (clock.running === side) {
+    ms -= Math.max(0, at - (Number(clock.server_ms) || 0));
+  }
+  return Math.max(0, Math.round(ms));
+}
+
+function sameGame(clock) {
+  const view = S.view;
+  return Boolean(view && clock && clock.match === view.match && clock.game === view.game);
+}
+
+// ------------------------------------------------------------------ pressing
+
+/** The player of `side` has moved and taps their half. */
+function press(side) {
+  const view = S.view;
+  const clock = currentClock();
+  if (!view || !clock || view.status !== "running") return;
+  if (clock.running !== side) return;  // a tap on the waiting half does nothing
+  const stamp = Math.round(now());
+  const move = clock.next_move;
+  // Optimistic: the halves switch at the tap; the server's next frame replaces this.
+  const left = remaining(clock, side, stamp);
+  const gains = view.increment_ms && move >= (view.increment_from_move || 1) ? view.increment_ms : 0;
+  const moves = { ...(clock.moves || { white: 0, black: 0 }) };
+  moves[side] = (Number(moves[side]) || 0) + 1;
+  const other = OTHER[side];
+  S.local = {
+    ...clock, [`${side}_ms`]: left + gains, running: other, to_move: other,
+    server_ms: stamp, moves, next_move: (Number(moves[other]) || 0) + 1,
+  };
+  const payload = {
+    type: "press", match: view.match, game: view.game, side, move, stamp_ms: stamp, queued: false,
+  };
+  if (conn.live()) send(payload);
+  else S.queue.push(payload);
+  draw();
+}
+
+function send(payload) {
+  S.counter += 1;
+  const id = conn.command(payload, `b-${conn.instance.slice(0, 8)}-${S.counter}`);
+  if (id === null) {
+    S.queue.unshift({ ...payload });
+    return false;
+  }
+  S.pending.set(id, payload);
+  shown.sent.push(payload);
+  return true;
+}
+
+/** Back on line: the held presses go, in order, marked as sent after an outage. */
+function flush() {
+  while (S.queue.length && conn.live()) {
+    const payload = { ...S.queue.shift(), queued: true };
+    if (!send(payload)) break;
+  }
+  draw();
+}
+
+// ------------------------------------------------------------------ calling the arbiter
+
+function askCall() {
+  const view = S.view;
+  if (!view || view.status === "over" || view.status === "called") return;
+  document.getElementById("confirm-call").hidden = false;
+  document.getElementById("call-no").focus();
+}
+
+function call() {
+  document.getElementById("confirm-call").hidden = true;
+  const view = S.view;
+  if (!view) return;
+  const payload = { type: "call-arbiter", match: view.match, stamp_ms: Math.round(now()) };
+  S.counter += 1;
+  if (conn.command(payload, `b-${conn.instance.slice(0, 8)}-${S.counter}`) === null) {
+    setText(document.getElementById("notice"),
+      "No connection: call the arbiter by hand; the clocks run on.");
+    return;
+  }
+  // The clock stops at once on this board too; the server's frame confirms it.
+  const clock = currentClock();
+  if (clock && clock.running) {
+    const at = Math.round(now());
+    S.local = { ...clock, white_ms: remaining(clock, "white", at),
+      black_ms: remaining(clock, "black", at), running: null, status: "paused", server_ms: at };
+    S.server = S.local;
+  }
+  draw();
+}
+
+// ------------------------------------------------------------------ drawing
+
+function sideOf(place) {
+  const left = (S.view && S.view.left) || "white";
+  return place === "left" ? left : OTHER[left];
+}
+
+function drawHalf(place, clock, at) {
+  const el = document.getElementById(`half-${place}`);
+  const view = S.view;
+  const side = sideOf(place);
+  const player = view && view.players ? view.players[side] : null;
+  setAttr(el, "data-side", side);
+  setText(el.querySelector('[data-role="colour"]'), COLOUR_WORD[side]);
+  setText(el.querySelector('[data-role="name"]'),
+    player ? player.name : (view && view.waits) || "");
+  const ms = clock ? remaining(clock, side, at) : null;
+  const text = ms === null ? "—" : formatClock(ms);
+  const time = el.querySelector('[data-role="time"]');
+  setText(time, text);
+  setAttr(time, "data-ms", ms === null ? "" : String(ms));
+  setAttr(el, "data-low", ms === null ? "no" : clockUrgency(ms));
+  const running = Boolean(clock && clock.running === side);
+  setAttr(el, "data-running", running ? "true" : "false");
+  const moves = clock && clock.moves ? Number(clock.moves[side]) || 0 : 0;
+  setText(el.querySelector('[data-role="moves"]'), clock ? `Moves: ${moves}` : "");
+  setText(el.querySelector('[data-role="increment"]'), (view && view.increment) || "");
+  const flag = el.querySelector('[data-role="flag"]');
+  const fell = Boolean(view && view.flag === side);
+  flag.hidden = !fell;
+  setAttr(el, "data-flag", fell ? "true" : "false");
+  el.setAttribute("aria-label", `${COLOUR_WORD[side]}${player ? `, ${player.name}` : ""}: ${text}`);
+  shown.halves[place] = { side, text, ms, running, moves, flag: fell };
+}
+
+function draw() {
+  const view = S.view;
+  const at = now();
+  const clock = currentClock();
+  const app = document.getElementById("app");
+  const status = view ? view.status : "waiting";
+  shown.status = status;
+  setAttr(app, "data-status", status);
+  drawHalf("left", clock, at);
+  drawHalf("right", clock, at);
+  shown.pending = S.pending.size;
+  shown.queued = S.queue.length;
+  if (!view) return;
+  setText(document.getElementById("title"), view.title || "");
+  setText(document.getElementById("game"), view.game_name || "");
+  const drawMeans = document.getElementById("draw-means");
+  drawMeans.hidden = !view.draw_means;
+  setText(drawMeans, view.draw_means || "");
+  const called = document.getElementById("called");
+  called.hidden = !view.called;
+  setText(called, view.called
+    ? `Arbiter called at ${hallTime(view.called.at_ms, view.utc_offset_minutes, true)}. `
+      + "The clocks are stopped until the arbiter resumes them."
+    : "");
+  document.getElementById("call").disabled = status === "over" || status === "called";
+  setText(document.getElementById("notice"), notice(view));
+}
+
+function notice(view) {
+  if (view.result) return `Game over: ${view.result}`;
+  if (view.status === "waiting") return view.waits || "Waiting for the arbiter to start the game";
+  if (view.status === "paused") return "Clocks stopped by the arbiter";
+  return "";
+}
+
+function showConnection() {
+  const state = conn.state === "refused" ? "error" : conn.state;
+  shown.connection = state;
+  const el = document.getElementById("conn");
+  setAttr(el, "data-state", state);
+  const held = S.queue.length ? ` · ${S.queue.length} held` : "";
+  setText(el, state === "error" ? "refused" : (CONNECTION_TEXT[state] || state) + held);
+  if (state === "error") {
+    shown.error = conn.error;
+    setText(document.getElementById("notice"), conn.error || "The board key was refused");
+  }
+}
+
+function frame() {
+  draw();
+  showConnection();
+  requestAnimationFrame(frame);
+}
+
+// ------------------------------------------------------------------ the connection
+
+conn.on("view", (view) => {
+  if (!view || view.view !== "board") return;
+  S.view = view;
+  if (view.clock) S.server = view.clock;
+  else S.server = null;
+  if (!S.pending.size && !S.queue.length && !(S.local && moveCount(S.local) > moveCount(S.server))) {
+    S.local = null;
+  }
+  draw();
+});
+
+conn.on("clock", (clock) => {
+  if (!sameGame(clock)) return;
+  S.server = clock;
+  if (S.view) S.view = { ...S.view, clock };
+  draw();
+});
+
+conn.on("event", (d) => {
+  // A flag or a call comes with its own view frame too; say it at once meanwhile.
+  const data = (d && d.data) || {};
+  if (!S.view || data.match !== S.view.match) return;
+  if (d.type === "flag-fell" && data.side) S.view = { ...S.view, flag: data.side };
+  if (d.type === "arbiter-called") {
+    S.view = { ...S.view, status: "called", called: { at_ms: data.at_ms, by: "board" } };
+  }
+  draw();
+});
+
+conn.on("ack", (id) => {
+  if (S.pending.delete(id)) draw();
+});
+
+conn.on("error", (id, d) => {
+  if (!id) return;
+  if (!S.pending.has(id)) {
+    setText(document.getElementById("notice"), d.reason || "refused");
+    return;
+  }
+  S.pending.delete(id);
+  shown.refused.push(d.reason || d.code || "refused");
+  if (!S.pending.size) S.local = null;  // the server's clock stands
+  if (d.kind === "outage-too-long") {
+    S.queue = [];
+    setText(document.getElementById("notice"), "The arbiter has been told and sets the clocks.");
+  }
+  draw();
+});
+
+conn.on("status", (state) => {
+  showConnection();
+  if (state === "live") {
+    flush();
+    reportStatus();
+  }
+});
+
+conn.on("refused", () => showConnection());
+
+// ------------------------------------------------------------------ input
+
+for (const place of ["left", "right"]) {
+  const el = document.getElementById(`half-${place}`);
+  // A press acts on touch-down, as a physical clock does, not on release.
+  el.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    press(sideOf(place));
+    wakeUp();
+  });
+  el.addEventListener("click", (e) => {
+    if (e.detail === 0) press(sideOf(place));  // a keyboard's activation of the button
+  });
+  el.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!document.getElementById("confirm-call").hidden) {
+    if (e.key === "Escape") document.getElementById("confirm-call").hidden = true;
+    return;
+  }
+  let side = null;
+  if (e.code === "Space" || e.key === " ") side = currentClock() ? currentClock().running : null;
+  else if (e.key === "a" || e.key === "A" || e.code === "ShiftLeft") side = sideOf("left");
+  else if (e.key === "l" || e.key === "L" || e.code === "ShiftRight") side = sideOf("right");
+  else return;
+  e.preventDefault();
+  if (e.repeat || !side) return;
+  press(side);
+});
+
+document.getElementById("call").addEventListener("click", askCall);
+document.getElementById("call-no").addEventListener("click", () => {
+  document.getElementById("confirm-call").hidden = true;
+});
+document.getElementById("call-yes").addEventListener("click", call);
+document.getElementById("fullscreen").addEventListener("click", () => {
+  const root = document.documentElement;
+  if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+  else if (root.requestFullscreen) root.requestFullscreen().catch(() => {});
+  wakeUp();
+});
+
+// ------------------------------------------------------------------ awake and present
+
+/** The screen stays on while the page shows (the Wake Lock API, where the browser has it). */
+async function wakeUp() {
+  if (S.wake || !("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+  try {
+    S.wake = await navigator.wakeLock.request("screen");
+    S.wake.addEventListener("release", () => { S.wake = null; });
+  } catch (err) {
+    S.wake = null;  // refused (battery saver, no gesture yet): asked again at the next tap
+  }
+}
+document.addEventListener("visibilitychange", wakeUp);
+
+async function battery() {
+  if (!navigator.getBattery) return { battery: null, charging: null };
+  try {
+    const b = await navigator.getBattery();
+    return { battery: b.level, charging: b.charging };
+  } catch (err) {
+    return { battery: null, charging: null };
+  }
+}
+
+async function reportStatus() {
+  if (!S.view || !conn.live()) return;
+  const power = await battery();
+  S.counter += 1;
+  conn.command({ type: "board-status", match: S.view.match, ...power },
+    `s-${conn.instance.slice(0, 8)}-${S.counter}`);
+}
+
+setInterval(reportStatus, STATUS_EVERY_MS);
+// A hidden tab gets no animation frames: keep what is exposed current regardless.
+setInterval(() => { if (document.hidden) draw(); }, 500);
+
+if (!playoffId || !key) {
+  shown.error = !playoffId ? "No play-off in the address." : "No board key: open /clock/{playoff}#key=…";
+  shown.connection = "error";
+  const el = document.getElementById("conn");
+  setAttr(el, "data-state", "error");
+  setText(el, "no key");
+  setText(document.getElementById("notice"), shown.error);
+} else {
+  conn.connect();
+  wakeUp();
+  requestAnimationFrame(frame);
+}

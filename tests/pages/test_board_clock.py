@@ -1,0 +1,256 @@
+"""The board clock the players press, on touch tablets in Debian Chromium, against the
+real service on a real port: the hall display and the arbiter console follow it.
+
+- Two tablets on the board of match 1 play game 1 of the UzChess Cup play-off (GCT
+  rules): each tap switches the halves at once, the other tablet, the hall display
+  and the console follow, and the result ends the game on the board.
+- The Armageddon: "DRAW = BLACK WINS", its increment in words, and the 3 seconds
+  added from White's 61st move on, not before.
+- A call for the arbiter stops the clocks and alerts the console with the board and
+  the time; the board cannot resume, the arbiter's console does.
+- An outage: presses made off line are held with their stamps, sent in order when
+  the link is back, and charged at their stamps.
+- A flag: at 0 the board shows the flag the server announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.support.board import (
+    PHONE,
+    board_key,
+    board_page,
+    clock_url,
+    events,
+    settled,
+    state,
+    tap,
+    wait_running,
+)
+from tests.support.browser import browser, save_screenshot
+from tests.support.console import console
+from tests.support.display import (
+    Playoff,
+    SkippableTime,
+    chess_playoff,
+    level_after_two_games,
+    opened,
+)
+from tests.support.events import ABDU, SINDAROV
+from tests.support.server import RunningServer, running_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+__all__ = ["browser"]  # the fixture, from tests/support/browser.py
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    db: Path = tmp_path_factory.mktemp("board") / "log.db"
+    with running_server(db, SkippableTime()) as running:
+        yield running
+
+
+def text_of(page: Page, place: str) -> str:
+    return page.get_by_test_id(f"half-{place}").inner_text()
+
+
+def test_two_tablets_play_a_game_with_the_hall_and_the_console_following(
+    browser: Browser, server: RunningServer
+) -> None:
+    from playwright.sync_api import expect
+
+    playoff = chess_playoff(server)
+    key = board_key(playoff, 1)
+    assert key["role"] == "board" and key["match"] == 1
+    assert key["link"] == f"/clock/{playoff.id}#key={key['token']}"
+    assert key["qr_svg"].lstrip().startswith("<")
+    url = clock_url(playoff, key)
+    with (
+        board_page(browser, url) as one,
+        board_page(browser, url) as two,
+        opened(browser, playoff.url) as hall,
+        console(browser, f"{server.base_url}/arbiter/{playoff.id}", playoff.token) as arbiter,
+    ):
+        # Before the start: names and colours, White on the left, nothing to press.
+        left = one.get_by_test_id("half-left")
+        expect(left).to_have_attribute("data-side", "white")
+        expect(left).to_contain_text("Abdusattorov")
+        expect(one.get_by_test_id("half-right")).to_contain_text("Sindarov")
+        tap(one, "white")
+        assert state(one)["sent"] == []
+
+        playoff.game(1, 1, "start")
+        wait_running(one, "white")
+        wait_running(two, "white")
+        save_screenshot(one, "board-clock-1280x800")
+        # White moves and taps on one tablet, Black on the other: each sees both.
+        for move in range(1, 4):
+            tap(one, "white")
+            wait_running(one, "black", timeout=500)  # at once, before any answer
+            wait_running(two, "black")
+            tap(two, "black")
+            wait_running(two, "white", timeout=500)
+            wait_running(one, "white")
+            settled(one)
+            settled(two)
+            expect(one.get_by_test_id("half-left")).to_contain_text(f"Moves: {move}")
+        sent = state(one)["sent"] + state(two)["sent"]
+        assert [p["side"] for p in sent] == ["white", "black"] * 3
+        assert all(p["queued"] is False and isinstance(p["stamp_ms"], int) for p in sent)
+        pressed = events(playoff, "clock-pressed")
+        assert len(pressed) == 6
+        assert all(p["charged"] == "stamp" for p in pressed), pressed
+        assert [p["stamp_ms"] for p in pressed] == sorted(p["stamp_ms"] for p in sent)
+
+        # The hall and the console follow the board.
+        hall.wait_for_function(
+            "document.querySelector('[data-testid=\"clock-white\"]')"
+            "?.dataset.running === 'true'", timeout=2000)
+        panel = arbiter.get_by_test_id("game-panel-1-1")
+        expect(panel.get_by_test_id("moves-white")).to_contain_text("moves 3")
+        board = arbiter.get_by_test_id("board-1")
+        expect(board.get_by_test_id("board-conn-1")).to_have_attribute("data-online", "true")
+
+        # The arbiter puts Black on the left: the halves swap on both tablets.
+        board.get_by_test_id("board-left-1").select_option("black")
+        expect(one.get_by_test_id("half-left")).to_have_attribute("data-side", "black")
+        expect(two.get_by_test_id("half-left")).to_have_attribute("data-side", "black")
+
+        # A key press: "l" is the right half (White now).
+        one.keyboard.press("l")
+        wait_running(two, "black")
+        settled(one)
+
+        playoff.game(1, 1, "result", {"result": "1-0"})
+        expect(one.get_by_test_id("notice")).to_contain_text("1-0")
+        expect(two.get_by_test_id("notice")).to_contain_text("1-0")
+
+
+def test_the_armageddon_draw_odds_and_its_increment_from_move_61(
+    browser: Browser, server: RunningServer
+) -> None:
+    from playwright.sync_api import expect
+
+    playoff = chess_playoff(server)
+    level_after_two_games(playoff)
+    playoff.post("/matches/1/coin-toss", {"method": "physical", "winner": SINDAROV})
+    playoff.post("/matches/1/armageddon-colours", {"white": ABDU, "black": SINDAROV})
+    url = clock_url(playoff, board_key(playoff, 1))
+    with board_page(browser, url, PHONE) as page:
+        expect(page.get_by_test_id("draw-means")).to_have_text("DRAW = BLACK WINS")
+        expect(page.get_by_test_id("half-left")).to_contain_text("+3 s from move 61")
+        playoff.game(1, 3, "start")
+        wait_running(page, "white")
+        save_screenshot(page, "board-clock-phone-armageddon")
+        for _ in range(60):
+            tap(page, "white")
+            wait_running(page, "black", timeout=500)
+            tap(page, "black")
+            wait_running(page, "white", timeout=500)
+        settled(page, timeout=10_000)
+        pressed = events(playoff, "clock-pressed")
+        white = [p for p in pressed if p["side"] == "white" and p["game"] == 3]
+        assert [p["move"] for p in white] == list(range(1, 61))
+        before = state(page)["halves"]["left"]["ms"]
+        tap(page, "white")  # move 61: the first with the increment
+        settled(page)
+        after = state(page)["halves"]["left"]["ms"]
+        assert after > before + 2000, (before, after)
+
+
+def test_a_call_for_the_arbiter_stops_the_clocks_until_an_arbiter_resumes(
+    browser: Browser, server: RunningServer
+) -> None:
+    from playwright.sync_api import expect
+
+    playoff = chess_playoff(server)
+    url = clock_url(playoff, board_key(playoff, 1))
+    with (
+        board_page(browser, url, {"width": 800, "height": 1280}) as page,
+        console(browser, f"{server.base_url}/arbiter/{playoff.id}", playoff.token) as arbiter,
+    ):
+        playoff.game(1, 1, "start")
+        wait_running(page, "white")
+        tap(page, "white")
+        settled(page)
+        # One tap never calls: the call is confirmed first, and a cancel sends nothing.
+        page.get_by_test_id("call-arbiter").tap()
+        expect(page.get_by_test_id("confirm-call")).to_be_visible()
+        page.get_by_test_id("call-cancel").tap()
+        expect(page.get_by_test_id("confirm-call")).to_be_hidden()
+        expect(arbiter.get_by_test_id("call-1")).to_have_count(0)
+        page.get_by_test_id("call-arbiter").tap()
+        page.get_by_test_id("call-confirm").tap()
+        expect(page.get_by_test_id("called")).to_contain_text("Arbiter called at")
+        alert = arbiter.get_by_test_id("call-1")
+        expect(alert).to_contain_text("Arbiter called at the board")
+        expect(alert).to_contain_text("Abdusattorov")
+        save_screenshot(page, "board-clock-called-800x1280")
+        assert events(playoff, "arbiter-called")[0]["match"] == 1
+        # Taps do nothing while called.
+        frozen = state(page)["halves"]
+        tap(page, "black")
+        page.wait_for_timeout(300)
+        assert state(page)["halves"]["left"]["text"] == frozen["left"]["text"]
+        alert.get_by_test_id("call-resume-1").click()
+        expect(arbiter.get_by_test_id("call-1")).to_have_count(0)
+        wait_running(page, "black")
+        expect(page.get_by_test_id("called")).to_be_hidden()
+
+
+def test_presses_made_off_line_are_sent_in_order_and_charged_at_their_stamps(
+    browser: Browser, server: RunningServer
+) -> None:
+    playoff = chess_playoff(server)
+    url = clock_url(playoff, board_key(playoff, 1))
+    with board_page(browser, url) as page:
+        playoff.game(1, 1, "start")
+        wait_running(page, "white")
+        page.context.set_offline(True)
+        page.wait_for_function("window.boardState.connection !== 'live'", timeout=15_000)
+        # The clocks run on, the players press on; the page says it is off line, quietly.
+        for side in ("white", "black", "white"):
+            page.wait_for_timeout(400)
+            tap(page, side)
+        assert state(page)["queued"] == 3
+        assert "offline" in page.get_by_test_id("connection").inner_text()
+        save_screenshot(page, "board-clock-offline")
+        page.context.set_offline(False)
+        page.wait_for_function("window.boardState.connection === 'live'", timeout=15_000)
+        settled(page, timeout=10_000)
+        sent = state(page)["sent"]
+        assert [(p["side"], p["queued"]) for p in sent] == [
+            ("white", True), ("black", True), ("white", True)]
+        pressed = events(playoff, "clock-pressed")
+        assert [p["stamp_ms"] for p in pressed] == [p["stamp_ms"] for p in sent]
+        assert all(p["charged"] == "stamp" for p in pressed), pressed
+        wait_running(page, "black")
+
+
+def test_the_flag_at_zero_as_the_server_announces_it(
+    browser: Browser, server: RunningServer
+) -> None:
+    from playwright.sync_api import expect
+
+    playoff: Playoff = chess_playoff(server)
+    url = clock_url(playoff, board_key(playoff, 1))
+    with board_page(browser, url) as page:
+        playoff.game(1, 1, "start")
+        wait_running(page, "white")
+        left = int(state(page)["halves"]["left"]["ms"])
+        playoff.post("/commands", {
+            "type": "adjust", "match": 1, "game": 1, "side": "white", "delta_ms": 1500 - left,
+            "reason": "a short clock to see the flag",
+        })
+        flag = page.get_by_test_id("half-left").locator('[data-role="flag"]')
+        expect(flag).to_be_visible(timeout=6000)
+        expect(page.get_by_test_id("half-left").locator('[data-role="time"]')).to_have_text("0.0")
+        assert events(playoff, "flag-fell")[0]["side"] == "white"
+        save_screenshot(page, "board-clock-flag")
