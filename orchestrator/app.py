@@ -100,6 +100,10 @@ def create_app(
             openings_per_s=settings.openings_per_s,
             openings_burst=max(1, round(5 * settings.openings_per_s)),
         )
+        # A game with a board clock waits the board's presses before its flag.
+        flags.board = lambda playoff_id, match: (
+            hub.board_online(playoff_id, match), hub.board_heard_ms(playoff_id, match)
+        )
         # The hall first: fan-out is what the audience waits for.
         service.bus.subscribe(hub.on_published)
         service.bus.subscribe(flags.on_published)

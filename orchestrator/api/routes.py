@@ -81,6 +81,7 @@ from orchestrator.core.service import Service
 from orchestrator.core.state import EventState, PlayoffState, playoff_stream
 from orchestrator.views import arbiter_view, hall_view, playoff_view
 from orchestrator.views.arbiter import ArbiterView
+from orchestrator.views.board import BoardView, board_view
 from orchestrator.views.event import (
     EventHallView,
     EventWatchView,
@@ -89,7 +90,7 @@ from orchestrator.views.event import (
 )
 from orchestrator.views.hall import HallView
 from orchestrator.views.start import AccessView, access_view
-from playoff_formats.errors import InputError
+from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.foresight import (
     PendingGame,
     parse_event_with_pending,
@@ -124,7 +125,8 @@ async def _submit(
     key = _key(request, command.model_dump(mode="json"))
     # Keys are scoped to the token that sent them, apart from the scheduler's job ids.
     outcome = await service.execute(
-        playoff_id, command, actor=Actor.of(record),
+        # Without a board's match: a board key presses from its clock page only.
+        playoff_id, command, actor=Actor(record.role.value, record.token_id),
         command_id=f"rest:{record.token_id}:{key.key}" if key is not None else None,
         fingerprint=key.fingerprint if key is not None else None,
     )
@@ -656,11 +658,12 @@ async def get_playoff(
 
 @router.get(
     "/playoffs/{playoff_id}/view", summary="What a screen shows now (a view frame's data)",
-    response_model=HallView | ArbiterView, responses=_TOKEN_ERRORS,
+    response_model=HallView | ArbiterView | BoardView, responses=_TOKEN_ERRORS,
 )
 async def get_view(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep,
-    kind: Literal["hall", "arbiter"] = "hall", screen: HallScreen = None,
+    kind: Literal["hall", "arbiter", "board"] = "hall", screen: HallScreen = None,
+    match: Annotated[int | None, Query(ge=1, le=1000, description="The board's match")] = None,
 ) -> dict[str, Any]:
     state, record = service.authorize_playoff(
         playoff_id, token, action=Action.READ, address=_address(request)
@@ -668,6 +671,18 @@ async def get_view(
     _hall_screen(screen, record.role, state.event_id, playoff_id)
     hub = request.app.state.hub
     ctx = hub.view_context(state)
+    if record.role is Role.BOARD:  # a board key reads its own board, whatever it asks
+        assert record.match is not None
+        return board_view(state, ctx, record.match)
+    if kind == "board":
+        if match is None or state.playoff is None:
+            raise InputError("the board view is of one match: say which with ?match=",
+                             path="match")
+        try:
+            state.chess.match(match)
+        except PlayoffError as exc:
+            raise Conflict(exc.reason) from None
+        return board_view(state, ctx, match)
     return hall_view(state, ctx) if kind == "hall" else arbiter_view(state, ctx)
 
 

@@ -17,9 +17,10 @@ from starlette.routing import Match, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
+from orchestrator.api.boardkeys import board_key_answer
 from orchestrator.core.access import not_for_a_hall_screen
-from orchestrator.core.auth import ACTION_WORDS, Action, Actor, not_permitted
-from orchestrator.core.commands import parse_command
+from orchestrator.core.auth import ACTION_WORDS, Action, Actor, Role, not_permitted
+from orchestrator.core.commands import BoardStatus, IssueBoardKey, parse_command
 from orchestrator.core.errors import Forbidden, LogUnavailable, ServiceError
 from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.service import Request, Service
@@ -171,6 +172,7 @@ class PlayoffSocket:
             await send({"type": "websocket.close", "code": TOO_MANY_CODE})
             return
         await send({"type": "websocket.accept"})
+        scope["origin"] = _origin(scope)  # a board key's link is absolute: kept before
         _shed_handshake(scope, receive)
         refusal = hub.opened(address)
         if refusal is not None:  # past the limit for one address: said, and closed
@@ -224,7 +226,9 @@ class PlayoffSocket:
             hub=hub, socket=socket, playoff_id=playoff_id, role=record.role,
             token_id=record.token_id, name=str(hello.get("client") or ""), instance=instance,
             queue_size=hub.queue_size, view=ViewKind.for_role(record.role, hello.get("view")),
+            board_match=record.match if record.role is Role.BOARD else None,
         )
+        origin = str(scope.get("origin") or "")
         last_seq = hello.get("last_seq")
         hub.join(connection)  # live events are held until the catch-up is queued
         connection.send(encode("welcome", state.seq, {
@@ -234,11 +238,17 @@ class PlayoffSocket:
         # This frame lasts as long as the connection: it keeps no hello, and no
         # state of the play-off that later commands have replaced.
         del hello, record, state
+        if connection.board_match is not None:
+            hub.heard(connection)
         try:
             await _catch_up(service, hub, connection, last_seq)
-            await _receive(service, hub, connection, receive)
+            if connection.board_match is not None:
+                hub.refresh_boards(playoff_id)  # the consoles see it online
+            await _receive(service, hub, connection, receive, origin)
         finally:
             hub.leave(connection)
+            if connection.board_match is not None:
+                hub.refresh_boards(playoff_id)
             # The server may have closed it behind frames a peer never reads (a
             # restart's 1012): that peer gets its time to answer, not forever.
             hub.cut_off_later(socket)
@@ -311,6 +321,13 @@ async def _catch_up(
     service: Service, hub: Hub, connection: Connection, last_seq: object
 ) -> None:
     state = service.playoff(connection.playoff_id)
+    if connection.board_match is not None:
+        # A board gets its view only, which says all it shows; then its match's events.
+        connection.release(state.seq)
+        view = hub.view_frame(connection)
+        if view is not None:
+            connection.offer_view(state.seq, view)
+        return
     if isinstance(last_seq, int) and last_seq > state.seq:
         # Seen on another worker sharing the log, not yet folded here: the log first.
         # (If the log is out of reach, the state held here comes as a snapshot.)
@@ -375,7 +392,7 @@ TOO_BUSY = (
 
 
 async def _receive(
-    service: Service, hub: Hub, connection: Connection, receive: Receive
+    service: Service, hub: Hub, connection: Connection, receive: Receive, origin: str = ""
 ) -> None:
     bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
     while not connection.closed:
@@ -386,6 +403,8 @@ async def _receive(
         if message["type"] == "websocket.disconnect":
             return
         connection.last_heard = time.monotonic()
+        if connection.board_match is not None:
+            hub.heard(connection)
         text = message.get("text")
         if text is None:
             _refuse(service, connection, "bad-frame", "a binary frame: frames are JSON text")
@@ -412,7 +431,7 @@ async def _receive(
         if not isinstance(command_id, str) or not 1 <= len(command_id) <= 64:
             _refuse(service, connection, "bad-command", "a command needs an id of 1-64 characters")
             continue
-        if not connection.role.may(Action.COMMAND):
+        if not (connection.role.may(Action.COMMAND) or connection.role.may(Action.PRESS)):
             _refuse(service, connection, "read-only",
                     not_permitted(connection.role, ACTION_WORDS[Action.COMMAND]), command_id)
             continue
@@ -420,7 +439,75 @@ async def _receive(
             _refuse(service, connection, "rate-limited", "more than 20 commands a second",
                     command_id)
             continue
-        await _command(service, connection, command_id, frame.get("d"))
+        body = frame.get("d")
+        kind = body.get("type") if isinstance(body, dict) else None
+        if kind == "board-status":
+            _board_status(service, hub, connection, command_id, body)
+        elif kind == "issue-board-key":
+            await _issue_board_key(service, connection, command_id, body, origin)
+        else:
+            await _command(service, connection, command_id, body)
+
+
+def _board_status(
+    service: Service, hub: Hub, connection: Connection, command_id: str, body: Any
+) -> None:
+    """A board's battery, every few seconds: kept in memory for the consoles, never
+    logged; answered with an ack."""
+    try:
+        status = BoardStatus.model_validate(body)
+        status.check(connection.role, connection.board_match)
+    except ValidationError as exc:
+        _refuse(service, connection, "bad-command", validation_words(exc, tagged=True),
+                command_id)
+        return
+    except PlayoffError as exc:
+        _refuse(service, connection, "forbidden", exc.reason, command_id)
+        return
+    hub.board_status(connection, status.battery, status.charging)
+    hub.refresh_boards(connection.playoff_id)
+    seq = service.playoff(connection.playoff_id).seq
+    connection.send(encode("ack", seq, {"seqs": []}, id=command_id))
+
+
+async def _issue_board_key(
+    service: Service, connection: Connection, command_id: str, body: Any, origin: str
+) -> None:
+    """The console mints a board key for a match: answered with the key, its link and
+    its QR code (as ``POST /api/events/{id}/tokens`` answers)."""
+    try:
+        request = IssueBoardKey.model_validate(body)
+    except ValidationError as exc:
+        _refuse(service, connection, "bad-command", validation_words(exc, tagged=True),
+                command_id)
+        return
+    if not connection.role.may(Action.ISSUE_BOARD_KEYS):
+        _refuse(service, connection, "forbidden",
+                not_permitted(connection.role, ACTION_WORDS[Action.ISSUE_BOARD_KEYS]),
+                command_id)
+        return
+    state = service.playoff(connection.playoff_id)
+    try:
+        key = await service.issue_token(
+            state.event_id, Role.BOARD, "", Actor(connection.role.value, connection.token_id),
+            playoff=state.id, match=request.match,
+        )
+    except ServiceError as exc:
+        _refuse(service, connection, "conflict", exc.reason, command_id)
+        return
+    answer = board_key_answer(key, state.id, request.match, origin)
+    connection.send(encode("ack", service.playoff(state.id).seq, {"seqs": [], **answer},
+                           id=command_id))
+    service_hub = connection.hub
+    service_hub.refresh_boards(state.id)
+
+
+def _origin(scope: Scope) -> str:
+    """The service's address as the client reached it (``http://host:port``)."""
+    headers = dict(scope.get("headers") or [])
+    host = headers.get(b"host", b"").decode("latin-1") or "localhost"
+    secure = scope.get("scheme") in ("wss", "https")
+    return f"{'https' if secure else 'http'}://{host}"
 
 
 async def _command(
@@ -435,7 +522,8 @@ async def _command(
         return
     try:
         outcome = await service.execute(
-            playoff_id, command, actor=Actor(connection.role.value, connection.token_id),
+            playoff_id, command,
+            actor=Actor(connection.role.value, connection.token_id, connection.board_match),
             command_id=f"ws:{connection.token_id}:{command_id}",
             fingerprint=Request.of(command_id, "WS", "cmd", body).fingerprint,
         )

@@ -94,6 +94,7 @@ from playoff_formats.timecontrol import TimeControl
 __all__ = [
     "AdjustClock",
     "Applied",
+    "BoardStatus",
     "CallArbiter",
     "ChooseArmageddonColours",
     "Command",
@@ -105,6 +106,7 @@ __all__ = [
     "FallFlag",
     "FireTransition",
     "GivePenalty",
+    "IssueBoardKey",
     "MoveStart",
     "PauseClock",
     "Postpone",
@@ -452,6 +454,35 @@ class OutageRefused(KnownRefusal):
             match=self.alert.match, game=self.alert.game, since_ms=self.alert.since_ms,
             presses=self.alert.presses, at_ms=self.alert.at_ms,
         )
+
+
+class BoardStatus(BaseModel):
+    """A board clock's ``board-status``: its battery where its browser tells it.
+    Presence, not a change of the play-off: kept in memory, never logged."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    type: Literal["board-status"]
+    match: int = Field(ge=1, le=1000)
+    battery: float | None = Field(default=None, ge=0, le=1)
+    charging: StrictBool | None = None
+
+    def check(self, role: Role, board_match: int | None) -> None:
+        """Only a board says its own status."""
+        if role is not Role.BOARD:
+            raise NotPermitted("only a board clock says its battery")
+        if self.match != board_match:
+            raise NotPermitted(f"a board key speaks only for match {board_match}")
+
+
+class IssueBoardKey(BaseModel):
+    """The console mints a board key for ``match`` (answered, over the websocket, as
+    ``POST /api/events/{id}/tokens`` answers)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    type: Literal["issue-board-key"]
+    match: int = Field(ge=1, le=1000)
 
 
 class SetBoardSides(CommandBase):

@@ -13,8 +13,10 @@ Its lateness (how long after the flag instant it fired) is kept for the benchmar
 Where several workers share one log, only the leader's timers are armed
 (:mod:`orchestrator.runtime.leader`): the others are inactive, and a worker elected arms
 every timer from the state as the log has it, a flag already past falling at once,
-logged at its own instant. A flag fired twice (a leader deposed while firing) is
-logged once: its command id names the clock and the instant.
+logged at its own instant. A game whose board is heard waits before logging its flag
+(:func:`flag_logged_at`): a press stamped before the flag fell still counts when it
+arrives after it, so no flag falls from the network's lag. A flag fired twice (a
+leader deposed while firing) is logged once: its command id names the clock and the instant.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,6 +34,7 @@ from orchestrator.core.commands import FallFlag
 from orchestrator.core.errors import Conflict
 from orchestrator.core.state import GameKey, PlayoffState
 from orchestrator.core.timesource import TimeSource
+from playoff_formats.stamps import ALLOWANCES, Allowances
 
 if TYPE_CHECKING:
     from orchestrator.core.service import Service
@@ -52,6 +56,30 @@ millisecond."""
 class _Timer:
     flag_at_ms: int
     handle: asyncio.Handle | None
+    fire_at_ms: int = 0
+    """When the flag is logged: its instant, or later while a board's press stamped
+    before it may still arrive."""
+
+
+BoardSeen = Callable[[str, int], tuple[bool, int | None]]
+"""Whether a board of (play-off, match) is connected now, and when it was last heard."""
+
+
+def flag_logged_at(
+    flag_at_ms: int, now_ms: int, online: bool, heard_ms: int | None,
+    allowances: Allowances = ALLOWANCES,
+) -> int:
+    """When a flag falling at ``flag_at_ms`` is logged.
+
+    Without a board heard within the outage allowance, at its instant. With one
+    connected, after the lag allowance: a press stamped before the flag may still be
+    on its way. With one heard but offline now, after the outage allowance: it may
+    come back with presses it queued (docs/policies.md, "The flag wait")."""
+    if heard_ms is None or now_ms - heard_ms > allowances.outage_ms:
+        return flag_at_ms
+    if online:
+        return flag_at_ms + allowances.lag_ms
+    return max(flag_at_ms, heard_ms) + allowances.outage_ms
 
 
 @dataclass
@@ -61,8 +89,16 @@ class FlagTimers:
     lateness_ms: list[int] = field(default_factory=list)
     active: bool = True
     """False: another worker runs the timers; this one arms none."""
+    board: BoardSeen | None = None
+    """How the boards are heard (the hub's): a game with a board waits its presses."""
     _timers: dict[tuple[str, GameKey], _Timer] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
+
+    def fire_at(self, playoff_id: str, key: GameKey, flag_at: int) -> int:
+        if self.board is None:
+            return flag_at
+        online, heard = self.board(playoff_id, key[0])
+        return flag_logged_at(flag_at, self.time.server_ms(), online, heard)
 
     async def on_published(self, message: Published) -> None:
         self.sync(message.state)
@@ -95,14 +131,20 @@ class FlagTimers:
                 del self._timers[(playoff_id, key)]
         for key, flag_at in wanted.items():
             if (state.id, key) not in self._timers:
-                self._timers[(state.id, key)] = _Timer(flag_at, self._arm(state.id, key, flag_at))
+                fire_at = self.fire_at(state.id, key, flag_at)
+                self._timers[(state.id, key)] = _Timer(
+                    flag_at, self._arm(state.id, key, flag_at, fire_at), fire_at
+                )
 
-    def _arm(self, playoff_id: str, key: GameKey, flag_at: int) -> asyncio.Handle | None:
+    def _arm(
+        self, playoff_id: str, key: GameKey, flag_at: int, fire_at: int | None = None
+    ) -> asyncio.Handle | None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return None
-        delay = max(0, flag_at - self.time.server_ms()) / 1000
+        due = flag_at if fire_at is None else fire_at
+        delay = max(0, due - self.time.server_ms()) / 1000
         return loop.call_later(max(0.0, delay - SPIN_S), self._due, playoff_id, key, flag_at, None)
 
     def _due(self, playoff_id: str, key: GameKey, flag_at: int, since: float | None) -> None:
@@ -110,7 +152,7 @@ class FlagTimers:
         timer = self._timers.get((playoff_id, key))
         if timer is None or timer.flag_at_ms != flag_at:
             return
-        left_ms = flag_at - self.time.server_ms()
+        left_ms = max(flag_at, timer.fire_at_ms) - self.time.server_ms()
         if left_ms <= 0:
             timer.handle = None
             self._spawn(playoff_id, key, flag_at)
@@ -122,7 +164,7 @@ class FlagTimers:
                 self._due, playoff_id, key, flag_at, since
             )
         else:  # woken far too early, or a clock that moves unlike this one (a test's)
-            timer.handle = self._arm(playoff_id, key, flag_at)
+            timer.handle = self._arm(playoff_id, key, flag_at, timer.fire_at_ms)
 
     def _spawn(self, playoff_id: str, key: GameKey, flag_at: int) -> None:
         task = asyncio.ensure_future(self._fire(playoff_id, key, flag_at))
@@ -131,8 +173,18 @@ class FlagTimers:
 
     async def _fire(self, playoff_id: str, key: GameKey, flag_at: int) -> None:
         now = self.time.server_ms()
-        if now < flag_at:  # woken early (timer granularity): wait the rest
-            self._timers[(playoff_id, key)] = _Timer(flag_at, self._arm(playoff_id, key, flag_at))
+        timer = self._timers.get((playoff_id, key))
+        fire_at = max(flag_at, timer.fire_at_ms if timer is not None else flag_at)
+        if now < fire_at:  # woken early (timer granularity): wait the rest
+            self._timers[(playoff_id, key)] = _Timer(
+                flag_at, self._arm(playoff_id, key, flag_at, fire_at), fire_at
+            )
+            return
+        later = self.fire_at(playoff_id, key, flag_at)
+        if later > now:  # a board went offline meanwhile: it may come back with presses
+            self._timers[(playoff_id, key)] = _Timer(
+                flag_at, self._arm(playoff_id, key, flag_at, later), later
+            )
             return
         state = self.service.playoff(playoff_id)
         clock = state.clocks.get(key)
@@ -153,7 +205,7 @@ class FlagTimers:
         fired = 0
         now = self.time.server_ms()
         for (playoff_id, key), timer in list(self._timers.items()):
-            if timer.flag_at_ms <= now:
+            if max(timer.flag_at_ms, timer.fire_at_ms) <= now:
                 if timer.handle is not None:
                     timer.handle.cancel()
                 await self._fire(playoff_id, key, timer.flag_at_ms)

@@ -31,6 +31,8 @@ from orchestrator.core.bus import Published
 from orchestrator.core.state import PlayoffState
 from orchestrator.core.timesource import TimeSource
 from orchestrator.views import ViewContext, arbiter_view, clock_view, hall_view, playoff_view
+from orchestrator.views.board import board_view
+from orchestrator.views.context import BoardPresence
 from playoff_formats.errors import PlayoffError
 from playoff_formats.placings import Awards, final_placings
 from playoff_formats.playoff import champion
@@ -85,6 +87,8 @@ class Connection:
     instance: str | None = None
     queue_size: int = 256
     view: ViewKind = field(default_factory=lambda: ViewKind.HALL)
+    board_match: int | None = None
+    """A board key's match: its connection gets that match's events and board view only."""
     last_seq: int = 0
     view_seq: int = -1
     holding: list[tuple[int, str, bool]] | None = field(default_factory=list)
@@ -107,12 +111,18 @@ class Connection:
         """A send is waiting on the socket: it takes no more frames for now."""
         return self._sending is not None
 
-    def offer(self, seq: int, frame: str) -> None:
-        """Queue an event frame unless it was already sent; never blocks."""
+    def offer(self, seq: int, frame: str, match: int | None = None) -> None:
+        """Queue an event frame unless it was already sent; never blocks. A board's
+        connection passes over the events of other matches (their seq, unsent)."""
         if self.closed or seq <= self.last_seq:
             return
+        if self.board_match is not None and match != self.board_match:
+            frame = ""
         if self.holding is not None:
             self.holding.append((seq, frame, True))
+            return
+        if not frame:
+            self.last_seq = seq
             return
         if self._queue is not None and len(self._queue) >= self.queue_size:
             self.resync()
@@ -216,7 +226,7 @@ class Connection:
         self.last_seq = max(self.last_seq, upto)
         for seq, frame, is_event in held:
             if is_event:
-                self.offer(seq, frame)
+                self.offer(seq, frame, self.board_match if frame else None)
             else:
                 self.offer_view(seq, frame)
 
@@ -235,7 +245,8 @@ class Connection:
         self._kept = 0
         state = self.hub.service.playoff(self.playoff_id)
         self.last_seq = state.seq
-        self._push(self.hub.snapshot_frame(state))
+        if self.board_match is None:  # a board gets its view only
+            self._push(self.hub.snapshot_frame(state))
         view = self.hub.view_frame(self)
         if view is not None:
             self.view_seq = state.seq
@@ -279,10 +290,13 @@ class ViewKind(StrEnum):
     HALL = "hall"
     ARBITER = "arbiter"
     NONE = "none"
+    BOARD = "board"
 
     @classmethod
     def for_role(cls, role: Role, asked: object = None) -> ViewKind:
         """The view a client gets: what it asked for if its role allows, else its role's."""
+        if role is Role.BOARD:
+            return cls.BOARD
         if asked in (cls.HALL.value, cls.NONE.value):
             return cls(str(asked))
         return cls.HALL if role is Role.DISPLAY else cls.ARBITER
@@ -308,6 +322,8 @@ class _RoomViews:
     next_change_ms: int | None
     sent_ms: int
     check_ms: int
+    ctx: ViewContext | None = None
+    boards: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -338,6 +354,57 @@ class Hub:
     _recent: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
     _since: dict[str, list[str]] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
+    _presence: dict[tuple[str, int], _Presence] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ board clocks
+
+    def heard(self, connection: Connection) -> None:
+        """A frame came from a board's connection: it is online, heard now."""
+        if connection.board_match is None:
+            return
+        presence = self._presence.setdefault(
+            (connection.playoff_id, connection.board_match), _Presence()
+        )
+        presence.last_heard_ms = self.time.server_ms()
+
+    def board_status(
+        self, connection: Connection, battery: float | None, charging: bool | None
+    ) -> None:
+        """A board told its battery (``board-status``): kept in memory, never logged."""
+        self.heard(connection)
+        if connection.board_match is not None:
+            presence = self._presence[(connection.playoff_id, connection.board_match)]
+            presence.battery, presence.charging = battery, charging
+
+    def board_online(self, playoff_id: str, match: int) -> bool:
+        return any(
+            c.board_match == match and not c.closed for c in self.rooms.get(playoff_id, ())
+        )
+
+    def board_heard_ms(self, playoff_id: str, match: int) -> int | None:
+        """When a board of ``match`` was last heard by this worker (None: never)."""
+        presence = self._presence.get((playoff_id, match))
+        return presence.last_heard_ms if presence is not None else None
+
+    def presences(self, state: PlayoffState) -> tuple[BoardPresence, ...]:
+        """Each match of ``state`` with a board key issued, as heard here."""
+        try:
+            tokens = self.service.event(state.event_id).tokens
+        except Exception:  # the event left aside: no boards to show
+            return ()
+        matches = sorted({
+            t.match for t in tokens
+            if t.role is Role.BOARD and t.playoff == state.id and t.match is not None
+        })
+        rows = []
+        for match in matches:
+            presence = self._presence.get((state.id, match), _Presence())
+            rows.append(BoardPresence(
+                match=match, online=self.board_online(state.id, match),
+                last_heard_ms=presence.last_heard_ms, battery=presence.battery,
+                charging=presence.charging,
+            ))
+        return tuple(rows)
 
     async def on_published(self, message: Published) -> None:
         """Each event to every client of its play-off, then the new views."""
@@ -358,9 +425,10 @@ class Hub:
         connections = list(room)
         # The events first, to every client: writing them goes out at once, and the
         # views (milliseconds of planning) never hold back what the hall waits for.
+        matches = [getattr(logged.event, "match", None) for logged in message.events]
         for connection in connections:
-            for seq, frame in frames:
-                connection.offer(seq, frame)
+            for (seq, frame), match in zip(frames, matches, strict=True):
+                connection.offer(seq, frame, match)
         # A press changes only a clock, which its event frame carries: no new view,
         # but for a client that has none yet.
         fresh = not message.clocks_alone
@@ -371,7 +439,7 @@ class Hub:
             if connection.view is ViewKind.NONE:
                 continue
             if fresh or connection.view_seq < 0:
-                connection.offer_view(state.seq, views.frames[connection.view])
+                connection.offer_view(state.seq, self._frame_of(views, connection, state))
 
     def recent_frames(self, playoff_id: str, after: int, upto: int) -> list[str] | None:
         """The event frames ``after < seq <= upto`` as sent live (with their clocks), if
@@ -398,6 +466,7 @@ class Hub:
             now=now, server_ms=server_ms, plan=plan, plan_error=error, placings=placings,
             previous_plan=cached.plan if cached is not None else None,
             since=tuple(self._since.get(state.id, ())),
+            boards=self.presences(state),
         )
 
     def views(self, state: PlayoffState, *, force: bool = False) -> _RoomViews:
@@ -421,9 +490,33 @@ class Hub:
             next_change_ms=_earliest(hall.get("next_change_ms"), arbiter.get("next_change_ms")),
             sent_ms=now_ms,
             check_ms=now_ms + VIEW_REFRESH_MS,
+            ctx=ctx,
         )
         self._views[state.id] = views
         return views
+
+    def _frame_of(self, views: _RoomViews, connection: Connection, state: PlayoffState) -> str:
+        """The view frame of ``connection``'s kind (a board's, of its match)."""
+        match = connection.board_match
+        if connection.view is not ViewKind.BOARD or match is None:
+            return views.frames[connection.view]
+        frame = views.boards.get(match)
+        if frame is None:
+            ctx = views.ctx or self.view_context(state)
+            frame = views.boards[match] = encode("view", state.seq, board_view(state, ctx, match))
+        return frame
+
+    def refresh_boards(self, playoff_id: str) -> None:
+        """Send the consoles of ``playoff_id`` the boards as heard now (a board came or
+        went, or told its battery): presence is not logged, so no event carries it."""
+        room = self.rooms.get(playoff_id)
+        if not room:
+            return
+        state = self.service.playoff(playoff_id)
+        fresh = self.views(state, force=True)
+        for connection in list(room):
+            if connection.view is ViewKind.ARBITER:
+                connection.offer_view(state.seq, fresh.frames[ViewKind.ARBITER])
 
     def refresh_views(self) -> None:
         """Send the views that the time alone has changed (see :data:`VIEW_REFRESH_MS`)."""
@@ -448,7 +541,7 @@ class Hub:
                 continue
             for connection in list(room):
                 if connection.view is not ViewKind.NONE:
-                    connection.offer_view(state.seq, fresh.frames[connection.view])
+                    connection.offer_view(state.seq, self._frame_of(fresh, connection, state))
 
     def snapshot_frame(self, state: PlayoffState) -> str:
         """The whole state (cached per seq) and the clocks as they are now."""
@@ -470,7 +563,7 @@ class Hub:
         if connection.view is ViewKind.NONE:
             return None
         state = self.service.playoff(connection.playoff_id)
-        return self.views(state).frames[connection.view]
+        return self._frame_of(self.views(state), connection, state)
 
     async def run_heartbeats(self) -> None:
         """One loop for every connection: a ping each interval, a close for a client
@@ -625,6 +718,15 @@ class Hub:
         connections = [c for room in self.rooms.values() for c in room]
         closings = [self._shut(c, code, reason) for c in connections]
         await asyncio.gather(*(closing for closing in closings if closing is not None))
+
+
+@dataclass(slots=True)
+class _Presence:
+    """What a board's connection last told."""
+
+    last_heard_ms: int | None = None
+    battery: float | None = None
+    charging: bool | None = None
 
 
 def _earliest(*instants: int | None) -> int | None:
