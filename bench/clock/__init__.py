@@ -161,6 +161,10 @@ def rows(results: Results) -> list[dict[str, Any]]:
     return found
 
 
+def _spread(values: list[float]) -> float:
+    return max(values) - min(values) if values else math.nan
+
+
 def _ms(value: float) -> str:
     return "-" if math.isnan(value) else f"{value:,.1f}"
 
@@ -172,7 +176,7 @@ def print_tables(results: Results) -> None:
     console = Console()
     table = Table(title="Charged against thought, per move (ms)")
     for column in ("link", "moves", "p50", "p99", "max", "on arrival", "queued", "lost",
-                   "p99 ok"):
+                   "offset wander", "p99 ok"):
         table.add_column(column, justify="left" if column == "link" else "right")
     for run in results.runs:
         ordered = sorted(run.differences_ms)
@@ -180,7 +184,8 @@ def print_tables(results: Results) -> None:
         table.add_row(
             _label(run), str(len(ordered)), _ms(percentile(ordered, 0.5)), _ms(p99),
             _ms(max(ordered, default=math.nan)), str(run.by_arrival), str(run.queued),
-            str(run.lost), "ok" if p99 <= CHARGE_TARGET_MS and not run.lost else "MISSED",
+            str(run.lost), _ms(_spread(run.stamp_offsets_ms)),
+            "ok" if p99 <= CHARGE_TARGET_MS and not run.lost else "MISSED",
         )
     console.print(table)
     for run in results.runs:

@@ -31,6 +31,7 @@ class Fairness:
     by_arrival: int = 0
     whys: list[str] = field(default_factory=list)
     queued: int = 0  # presses the page sent after the outage
+    stamp_offsets_ms: list[float] = field(default_factory=list)  # stamp - touch, per press
     to_display_ms: list[float] = field(default_factory=list)
     to_console_ms: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -78,6 +79,10 @@ async def fairness(
         think, charged, how = think_and_charged(taps, pressed)
         found.differences_ms = [abs(c - t) for c, t in zip(charged, think, strict=True)]
         found.by_arrival = sum(1 for h in how if h == "arrival")
+        # The page's stamp is its clock plus the offset it measured: how far that
+        # offset wanders from press to press is what a charge can be off by.
+        found.stamp_offsets_ms = [float(payload["stamp_ms"]) - tap["wall"]
+                                  for payload, tap in zip(sent, taps, strict=False)]
         found.whys = [str(p.data["why"]) for p in pressed if p.data.get("why")]
         for tap, press in zip(taps, pressed, strict=False):
             tapped_ms = tap["wall"] - board.page_offset_ms

@@ -47,7 +47,12 @@ async def near_zero(server: Server, browser: Browser, presses: int, seed: int) -
         flag_at: list[float] = []
         for k in range(presses):
             side = "white" if k % 2 == 0 else "black"
-            await game.wait_pressed(k, timeout_s=15)
+            try:
+                await game.wait_pressed(k, timeout_s=15)
+            except TimeoutError as exc:
+                refused = await board.page.evaluate("window.boardState.refused")
+                found.notes.append(f"{exc}; the page was told: {refused}")
+                break
             if game.logged("flag-fell"):
                 break
             clock = game.last_clock()
