@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bench import fanout, floods, foresight, restart, standings, store
+from bench import clock, fanout, floods, foresight, restart, standings, store
 
 BENCHMARKS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "standings": standings.run,
@@ -30,6 +30,7 @@ BENCHMARKS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "fanout": fanout.run,
     "foresight": foresight.run,
     "floods": floods.run,
+    "clock": clock.run,
 }
 
 
