@@ -1,7 +1,7 @@
 /* The chief arbiter's "Hall display key" panel: makes a display key for this
  * play-off's hall screens and gives the address to open on a screen.
  *
- * The view says everything (orchestrator/views/arbiter.py, `hall_key`): the words,
+ * The view says everything (orchestrator/views/arbiter/, `hall_key`): the words,
  * the request that makes the key (POST /api/events/{event}/tokens with
  * {"role": "display"}) and the display's address the new key follows. The panel
  * is shown to the role the view names (the chief arbiter); the key is made only

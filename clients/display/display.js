@@ -1,6 +1,6 @@
 /* The hall display of one play-off: /display/{playoff}#key=<display key>.
  *
- * The page renders the hall view the server computes (orchestrator/views/hall.py)
+ * The page renders the hall view the server computes (orchestrator/views/hall/)
  * and decides nothing: which games are on, which game is next, which break is in
  * force, the marks and totals, the words, all come in the view. Between frames it
  * only counts: the running side of each clock down from the server's values, and
