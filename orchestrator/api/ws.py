@@ -20,7 +20,13 @@ from websockets.protocol import State
 from orchestrator.api.boardkeys import board_key_answer
 from orchestrator.core.access import not_for_a_hall_screen
 from orchestrator.core.auth import ACTION_WORDS, Action, Actor, Role, not_permitted
-from orchestrator.core.commands import BoardStatus, IssueBoardKey, parse_command
+from orchestrator.core.commands import (
+    BoardStatus,
+    Command,
+    IssueBoardKey,
+    PressClock,
+    parse_command,
+)
 from orchestrator.core.errors import Forbidden, LogUnavailable, ServiceError
 from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.service import Request, Service
@@ -227,6 +233,7 @@ class PlayoffSocket:
             token_id=record.token_id, name=str(hello.get("client") or ""), instance=instance,
             queue_size=hub.queue_size, view=ViewKind.for_role(record.role, hello.get("view")),
             board_match=record.match if record.role is Role.BOARD else None,
+            opened_ms=service.time.server_ms(),
         )
         origin = str(scope.get("origin") or "")
         last_seq = hello.get("last_seq")
@@ -502,6 +509,23 @@ async def _issue_board_key(
     service_hub.refresh_boards(state.id)
 
 
+def _held_through_an_outage(command: Command, connection: Connection) -> Command:
+    """A press stamped before the connection carrying it was opened was held by the
+    tablet while it had no link, whatever the tablet marked it: it is judged by the
+    outage allowance, not the lag allowance (a press sent just as the link dropped,
+    sent again on the next connection, is such a press). The request's fingerprint is
+    of what the tablet sent, so a press sent again keeps its id."""
+    if (
+        isinstance(command, PressClock)
+        and command.stamp_ms is not None
+        and not command.queued
+        and connection.opened_ms is not None
+        and command.stamp_ms < connection.opened_ms
+    ):
+        return command.model_copy(update={"queued": True})
+    return command
+
+
 def _origin(scope: Scope) -> str:
     """The service's address as the client reached it (``http://host:port``)."""
     headers = dict(scope.get("headers") or [])
@@ -520,6 +544,7 @@ async def _command(
         _refuse(service, connection, "bad-command", validation_words(exc, tagged=True),
                 command_id)
         return
+    command = _held_through_an_outage(command, connection)
     try:
         outcome = await service.execute(
             playoff_id, command,

@@ -89,6 +89,9 @@ class Connection:
     view: ViewKind = field(default_factory=lambda: ViewKind.HALL)
     board_match: int | None = None
     """A board key's match: its connection gets that match's events and board view only."""
+    opened_ms: int | None = None
+    """The server instant this connection was opened (a board's presses stamped before
+    it were held by the tablet through an outage)."""
     last_seq: int = 0
     view_seq: int = -1
     holding: list[tuple[int, str, bool]] | None = field(default_factory=list)

@@ -212,6 +212,39 @@ async def test_queued_presses_after_an_outage(tmp_path: Path) -> None:
         await ws.close()
 
 
+
+async def test_a_press_sent_as_the_link_dropped_and_sent_again_after_it_counts_at_its_stamp(
+    tmp_path: Path,
+) -> None:
+    """A tablet cannot always tell that its link is gone: a press it sent then, unanswered,
+    goes again on the next connection as it was (not marked as held). Stamped before
+    that connection was opened, it was held through the outage, and is charged at its
+    stamp, not on its late arrival."""
+    clock = ManualTime()
+    async with served(tmp_path / "log.db", clock) as server:
+        setup = make_playoff(server)
+        key = board_key(setup)["token"]
+        setup.post("/1/games/1/start")
+        t0 = clock.server_ms()
+        clock.advance(9_000)  # the press at t0 + 2 s never arrived; the link is back
+        ws, _ = await raw_hello(setup.ws_url, key)
+        frames = await send(ws, "b-1", type="press", match=1, game=1, side="white", move=1,
+                            stamp_ms=t0 + 2_000, queued=False)
+        (pressed,) = events(frames, "clock-pressed")
+        assert (pressed["data"]["charged"], pressed["data"]["at_ms"]) == ("stamp", t0 + 2_000)
+        assert pressed["clock"]["white_ms"] == G25 - 2_000 + INC
+        # A press made on this connection, arriving late for no outage, is still
+        # charged on arrival, saying why.
+        stamp = clock.server_ms()
+        clock.advance(2_000)
+        frames = await send(ws, "b-2", type="press", match=1, game=1, side="black", move=1,
+                            stamp_ms=stamp, queued=False)
+        (late,) = events(frames, "clock-pressed")
+        assert late["data"]["charged"] == "arrival"
+        assert "after its stamp" in late["data"]["why"]
+        await ws.close()
+
+
 async def test_call_arbiter_sides_penalty_and_presence(tmp_path: Path) -> None:
     clock = ManualTime()
     async with served(tmp_path / "log.db", clock) as server:
