@@ -61,7 +61,6 @@ const S = {
   pending: new Map(),  // command id -> press, until acknowledged or refused
   counter: 0,
   wake: null,
-  ended: null,       // the game whose flag fell, as shown then
 };
 
 /** Server time now: local monotonic time plus the measured offset (running on while
@@ -212,19 +211,12 @@ function drawHalf(view, place, clock, at) {
   shown.halves[place] = { side, text, ms, running, moves, flag: fell };
 }
 
-/** The game whose flag fell stays on the board, at 0 with its flag, until the next
- * game starts: the view has moved on to that game already. */
-function endedShown() {
-  const ended = S.ended;
-  return Boolean(ended && S.view && S.view.game !== ended.game && S.view.status === "waiting");
-}
-
 function draw() {
-  const ended = endedShown();
-  if (S.ended && !ended && S.view && S.view.game !== S.ended.game) S.ended = null;
-  const view = ended ? S.ended.view : S.view;
+  // The view says which game is at the board (a flagged one stays, at 0 with its
+  // flag, until the next starts), and its status: the page renders it.
+  const view = S.view;
   const at = now();
-  const clock = ended ? S.ended.view.clock : currentClock();
+  const clock = currentClock();
   const app = document.getElementById("app");
   const status = view ? view.status : "waiting";
   shown.status = status;
@@ -290,32 +282,11 @@ conn.on("view", (view) => {
 });
 
 conn.on("clock", (clock) => {
+  // A press's clock, between views: the view says everything else (a call, its end,
+  // a flag come with a view of their own).
   if (!sameGame(clock)) return;
   S.server = clock;
-  // A clock-only change (a resume after a call) comes without a new view: the
-  // server's clock running says the game runs again.
-  if (S.view && clock.running && clock.status === "running") {
-    S.view = { ...S.view, clock, status: "running", called: null };
-  } else if (S.view) {
-    S.view = { ...S.view, clock };
-  }
-  draw();
-});
-
-conn.on("event", (d) => {
-  // A flag or a call comes with its own view frame too; say it at once meanwhile.
-  const data = (d && d.data) || {};
-  if (!S.view || data.match !== S.view.match) return;
-  if (d.type === "flag-fell" && data.side) {
-    S.view = { ...S.view, flag: data.side };
-    if (data.game === S.view.game) {
-      const clock = d.clock || S.server;
-      S.ended = { game: data.game, view: { ...S.view, status: "over", clock } };
-    }
-  }
-  if (d.type === "arbiter-called") {
-    S.view = { ...S.view, status: "called", called: { at_ms: data.at_ms, by: "board" } };
-  }
+  if (S.view) S.view = { ...S.view, clock };
   draw();
 });
 

@@ -67,7 +67,7 @@ class Published:
         """Only clocks changed, and nothing that is listed for everyone to see (an
         adjustment by hand is): the event frames carry all that changed."""
         return all(
-            logged.event.clock_only and not logged.event.listed
+            logged.event.clock_only and not logged.event.shown_beyond_its_clock
             for logged in self.events
         )
 

@@ -87,8 +87,9 @@ VIEW_MODEL = BoardView
 
 
 def _current_game(state: PlayoffState, match_id: int) -> Game | None:
-    """The match's game at the board: the one under way, else the last one started,
-    else the next one due."""
+    """The match's game at the board: the one under way; else the last one started if
+    its flag fell (shown at 0 with the flag until the next game starts); else the next
+    one due, else the last one started."""
     games = state.chess.games_of(match_id)
     for game in games:
         clock = state.clocks.get((match_id, game.number))
@@ -96,6 +97,10 @@ def _current_game(state: PlayoffState, match_id: int) -> Game | None:
             return game
     pending = [g for g in games if g.result is None]
     started = [g for g in games if (match_id, g.number) in state.started_at]
+    if started:
+        last = state.clocks.get((match_id, started[-1].number))
+        if last is not None and last.flagged is not None:
+            return started[-1]
     if pending:
         return pending[0]
     return started[-1] if started else (games[-1] if games else None)

@@ -89,6 +89,13 @@ class PlayoffEventBase(_Event):
         or, for an event that is one only sometimes, this one is)."""
         return self.arbiter_change
 
+    @property
+    def shown_beyond_its_clock(self) -> bool:
+        """A screen shows more of this change than the clock its frame carries (a
+        change listed for everyone, a call for the arbiter and its end): a view
+        follows, so that no page has to work out from an event what it means."""
+        return self.listed
+
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         raise NotImplementedError
 

@@ -23,6 +23,7 @@ class ArbiterCalled(ClockEvent):
 
     type: Literal["arbiter-called"] = "arbiter-called"
     clock_only: ClassVar[bool] = True
+    shown_beyond_its_clock: ClassVar[bool] = True
 
     def step(self, clock: Clock) -> Clock:
         if clock.status is ClockStatus.RUNNING:

@@ -306,6 +306,7 @@ class ClockResumed(ClockEvent):
 
     type: Literal["clock-resumed"] = "clock-resumed"
     clock_only: ClassVar[bool] = True
+    shown_beyond_its_clock: ClassVar[bool] = True  # it ends a call for the arbiter
 
     def step(self, clock: Clock) -> Clock:
         return clock.resume(self.at_ms)
