@@ -19,6 +19,7 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
+from orchestrator.cli.broadcast import app as broadcast_app
 from orchestrator.cli.files import demo_event, read_event, read_playoff_format, resolve_regulation
 from orchestrator.cli.tables import cell_text as _cell
 from orchestrator.cli.tables import (
@@ -42,6 +43,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+# Only its options: what pushes is loaded when a push starts.
+app.add_typer(broadcast_app, name="broadcast")
 
 
 class OutputFormat(StrEnum):
