@@ -25,7 +25,7 @@ import re
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC
 from enum import Enum
 from typing import Any
@@ -139,6 +139,8 @@ class Outcome:
     lines: list[str]
     every_game_taken: bool = False
     wait_s: float = 0.0
+    unanswered: bool = False
+    """No answer, or a server error: the next wait is longer (a 429 is an answer)."""
 
 
 def surname(name: str) -> str:
@@ -228,15 +230,19 @@ def judge(
             wait = backoff_s(failures + 1, jitter)
             return Outcome(Verdict.WAIT, [
                 f"lichess's answer to the push could not be read; trying again in {wait:.0f} s"
-            ], wait_s=wait)
-        lines, every = answer_lines(sent, games)
-        if any(UPSTREAM_REFUSAL in str(g.get("error", "")) for g in games):
-            lines.append(
+            ], wait_s=wait, unanswered=True)
+        upstream = next(
+            (str(g["error"]) for g in games if UPSTREAM_REFUSAL in str(g.get("error", ""))),
+            None,
+        )
+        if upstream is not None:
+            return Outcome(Verdict.STOP, [
+                f"lichess refused the push: {upstream}",
                 f"lichess round {round_id} reads a source URL of its own, so it takes no "
                 "push: remove the round's source URL on lichess, or let lichess read the "
-                "play-off's feed as that source instead of pushing"
-            )
-            return Outcome(Verdict.STOP, lines)
+                "play-off's feed as that source instead of pushing",
+            ])
+        lines, every = answer_lines(sent, games)
         return Outcome(Verdict.TAKEN, lines, every_game_taken=every)
     if status == 400:
         return Outcome(Verdict.REFUSED, [
@@ -268,7 +274,7 @@ def judge(
         wait = backoff_s(failures + 1, jitter)
         return Outcome(Verdict.WAIT, [
             f"lichess could not take the push (HTTP {status}); trying again in {wait:.0f} s"
-        ], wait_s=wait)
+        ], wait_s=wait, unanswered=True)
     return Outcome(Verdict.STOP, [
         f"lichess refused the push (HTTP {status}): {error or 'no reason given'}"
     ])
@@ -382,18 +388,20 @@ class Pusher:
     def run(self, *, once: bool = False) -> int:
         """Push until stopped (or, ``once``, the feed as it is now); the exit code:
         0 when every game pushed was taken, 1 when not, 2 when the feed is refused."""
-        failures = 0
+        unanswered = 0  # tries in a row that got no answer: the back-off's count
+        tries = 0  # tries in a row that did not get the push through
         every_game_taken = True
         said_empty = False
         while True:
             try:
                 self.feed.read()
             except OSError as exc:
-                failures += 1
-                if once and failures >= ONCE_TRIES:
+                unanswered += 1
+                tries += 1
+                if once and tries >= ONCE_TRIES:
                     self.warn(f"the service did not answer ({_reason(exc)}); giving up")
                     return 1
-                wait = backoff_s(failures, self.jitter())
+                wait = backoff_s(unanswered, self.jitter())
                 self.warn(
                     f"the service did not answer ({_reason(exc)}); reading the feed again "
                     f"in {wait:.0f} s"
@@ -414,24 +422,25 @@ class Pusher:
                 None,
             )
             if todo is None:
-                failures = 0
+                unanswered = tries = 0
                 if once:
                     return 0 if every_game_taken else 1
                 self.sleep(self.every_s)
                 continue
-            outcome = self._push(pushes[todo], todo, len(pushes), failures)
+            outcome = self._push(pushes[todo], todo, len(pushes), unanswered)
             for line in outcome.lines:
                 (self.say if outcome.verdict is Verdict.TAKEN else self.warn)(line)
             if outcome.verdict is Verdict.STOP:
                 return 1
             if outcome.verdict is Verdict.WAIT:
-                failures += 1
-                if once and failures >= ONCE_TRIES:
-                    self.warn(f"no answer from lichess after {failures} tries; giving up")
+                unanswered = unanswered + 1 if outcome.unanswered else 0
+                tries += 1
+                if once and tries >= ONCE_TRIES:
+                    self.warn(f"lichess did not take the push after {tries} tries; giving up")
                     return 1
                 self.sleep(outcome.wait_s)
                 continue
-            failures = 0
+            unanswered = tries = 0
             every_game_taken = every_game_taken and outcome.every_game_taken
             # Every push before this one is as lichess last took it.
             if todo < len(self.taken):
@@ -439,11 +448,8 @@ class Pusher:
             else:
                 self.taken.append(pushes[todo])
 
-    def _push(self, body: str, index: int, count: int, failures: int) -> Outcome:
+    def _push(self, body: str, index: int, count: int, unanswered: int) -> Outcome:
         sent = split_games(body)
-        if count > 1:
-            first = index * MAX_GAMES_PER_PUSH + 1
-            self.say(f"games {first} to {first + len(sent) - 1} of the feed:")
         try:
             reply = self.request(
                 "POST", self.push_url,
@@ -454,19 +460,20 @@ class Pusher:
                 body.encode("utf-8"),
             )
         except OSError as exc:
-            wait = backoff_s(failures + 1, self.jitter())
+            wait = backoff_s(unanswered + 1, self.jitter())
             return Outcome(Verdict.WAIT, [
                 f"lichess did not answer ({_reason(exc)}); trying again in {wait:.0f} s"
-            ], wait_s=wait)
+            ], wait_s=wait, unanswered=True)
         outcome = judge(
             reply.status, reply.headers, reply.body, sent, self.round_id,
-            now=self.now(), failures=failures, jitter=self.jitter(),
+            now=self.now(), failures=unanswered, jitter=self.jitter(),
         )
+        lines = outcome.lines
+        if count > 1 and outcome.verdict is Verdict.TAKEN:
+            first = index * MAX_GAMES_PER_PUSH + 1
+            lines = [f"games {first} to {first + len(sent) - 1} of the feed:", *lines]
         # Nothing lichess says is printed with the token in it, whatever it echoes.
-        return Outcome(
-            outcome.verdict, [line.replace(self.token, "[token]") for line in outcome.lines],
-            outcome.every_game_taken, outcome.wait_s,
-        )
+        return replace(outcome, lines=[line.replace(self.token, "[token]") for line in lines])
 
 
 def _reason(exc: OSError) -> str:
