@@ -94,6 +94,8 @@ class LichessStandIn:
     pushes: list[Push] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     url: str = ""
+    arrivals: int = 0
+    """Pushes received, answered or not yet."""
     _script: list[Answer] = field(default_factory=list)
     _lock: threading.Condition = field(default_factory=threading.Condition)
     _in_flight: int = 0
@@ -107,6 +109,12 @@ class LichessStandIn:
         with self._lock:
             self._lock.wait_for(lambda: len(self.pushes) >= count, timeout)
             return list(self.pushes)
+
+    def wait_for_arrivals(self, count: int, timeout: float) -> int:
+        """The pushes received (some perhaps still held), once there are ``count``."""
+        with self._lock:
+            self._lock.wait_for(lambda: self.arrivals >= count, timeout)
+            return self.arrivals
 
     def taken(self) -> list[Push]:
         """The pushes lichess answered with its games (200)."""
@@ -210,6 +218,8 @@ class LichessStandIn:
             def _any(self) -> None:
                 with stand_in._lock:
                     stand_in._in_flight += 1
+                    stand_in.arrivals += 1
+                    stand_in._lock.notify_all()
                     if stand_in._in_flight > 1:
                         stand_in.problems.append("two requests at once")
                 try:
