@@ -178,6 +178,8 @@ def push(
             raise Refused("--key and --key-file: give the broadcast key once")
         if key_file is not None:
             key = read_secret(key_file, "--key-file", "the broadcast key")
+        elif key is not None and not key.strip():
+            raise Refused("--key: the broadcast key is empty")
         elif key is not None and not _SECRET.fullmatch(key.strip()):
             raise Refused("--key: a broadcast key has no spaces")
         url, shown = feed_urls(playoff, service, key.strip() if key is not None else None)

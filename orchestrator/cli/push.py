@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from enum import Enum
+from http.client import HTTPException
 from typing import Any
 
 MAX_GAMES_PER_PUSH = 100
@@ -309,6 +310,8 @@ def http(
     except urllib.error.HTTPError as exc:
         with exc:
             return Reply(exc.code, dict(exc.headers.items()), exc.read())
+    except HTTPException as exc:  # a connection cut mid-answer, a garbled one
+        raise OSError(f"{type(exc).__name__} {exc}".strip()) from exc
 
 
 class Stopped(Exception):
