@@ -21,6 +21,7 @@ import chess.pgn
 import httpx
 import pytest
 
+from orchestrator.cli.broadcast import Refused, feed_urls
 from orchestrator.cli.push import (
     Feed,
     Pusher,
@@ -128,6 +129,21 @@ def test_lichess_answer_in_words_a_line_per_game() -> None:
     short, every = answer_lines(sent, answer[:1])
     assert not every
     assert short[-1] == "lichess answered for 1 of the 3 games pushed; 2 were not taken"
+
+
+def test_the_feed_from_an_id_a_link_or_an_address() -> None:
+    assert feed_urls("9d41c07e", None, "k3y") == (
+        "http://127.0.0.1:8000/api/playoffs/9d41c07e/broadcast.pgn?key=k3y",
+        "http://127.0.0.1:8000/api/playoffs/9d41c07e/broadcast.pgn?key=[key]",
+    )
+    link = "/api/playoffs/9d41c07e/broadcast.pgn?key=k3y"
+    assert feed_urls(link, "https://hall.example/", None)[0] == f"https://hall.example{link}"
+    whole = f"https://hall.example{link}"
+    assert feed_urls(whole, None, None) == (whole, whole.replace("k3y", "[key]"))
+    with pytest.raises(Refused, match="already carries a key"):
+        feed_urls(whole, None, "other")
+    with pytest.raises(Refused, match="already names the service"):
+        feed_urls(whole, "https://other.example", None)
 
 
 # ------------------------------------------------------------------ the real service
