@@ -360,9 +360,7 @@ class Forwarder:
             subscribed.add(found.serial)
             if found.serial not in self._boards:
                 self._boards[found.serial] = _Board(EBoardWatch(self.settle_ms))
-                self._tell_mapping(found.serial)
         await self._follow_mapping(live)
-        await self._statuses(live)
 
     async def _statuses(self, live: LiveChess) -> None:
         now = self.local_ms()
@@ -379,9 +377,8 @@ class Forwarder:
         goes out once it settles, so the service hears where the game stands."""
         for serial, board in self._boards.items():
             match = self.mapping.get(serial)
-            if match == board.match:
-                continue
-            first = board.match is None and board.status is None
+            if match == board.match and board.status is not None:
+                continue  # told already
             board.match, board.watch = match, EBoardWatch(self.settle_ms)
             known = live.board(serial)
             if match is not None and known is not None:
@@ -390,8 +387,7 @@ class Forwarder:
                     board.watch, _ = board.watch.clocked(known.clock)
                 if known.placement is not None:
                     board.watch, _ = board.watch.placed(known.placement, known.time_ms, now)
-            if not first or match is not None:
-                self._tell_mapping(serial)
+            self._tell_mapping(serial)
         await self._statuses(live)
 
     def _tell_mapping(self, serial: str) -> None:

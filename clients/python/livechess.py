@@ -172,13 +172,15 @@ class LiveChess:
 
     async def close(self) -> None:
         self._closed = True
+        if self._ws is not None:
+            # The reader goes on draining the frames in flight, so LiveChess's answer
+            # to the close gets through.
+            await self._ws.close()
         reader, self._reader = self._reader, None
         if reader is not None and not reader.done():
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
-        if self._ws is not None:
-            await self._ws.close()
         self._finish(LiveChessError("the connection to LiveChess was closed"))
 
     # -- calls -----------------------------------------------------------------
