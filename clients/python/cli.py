@@ -8,6 +8,8 @@ send one command over the websocket and say what the server logged (``logged: se
 12 (clock-pressed)``), and for a drawing of lots or a coin toss who won it, by name;
 with ``--json`` they print the acknowledgement for scripts. A refusal is said in the
 service's own words (``refused: it is Black's turn``), never as JSON or a traceback.
+``dgt`` forwards the moves and clocks of DGT e-boards, read by DGT LiveChess
+(``clients/python/dgt.py``), until Ctrl-C.
 The token comes from ``--token`` or the ``PLAYOFF_TOKEN`` environment variable,
 never from the URL. A play-off of more than one match needs ``-m/--match`` on
 every command about a match: a press on the wrong board's clock is worse than a

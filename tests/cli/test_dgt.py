@@ -1,0 +1,144 @@
+"""``playoff-arbiter dgt``: DGT e-boards, read by LiveChess (the stand-in, speaking its
+API), forwarded to the real service; a real game replayed on a board comes out of
+the service's PGN move for move, with its clocks."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import chess.pgn
+
+from clients.python.dgt import Forwarder
+from orchestrator.core.timesource import ManualTime
+from tests.support import DATA
+from tests.support.arbiter import arbiter
+from tests.support.livechess import Clock, livechess_stand_in
+from tests.support.ws import Setup, make_playoff, served
+
+GAME = DATA / "fedoseev-bharath-world-rapid-2023.pgn"
+
+
+async def until(holds: Callable[[], bool], running: asyncio.Task[None] | None = None,
+                timeout: float = 20.0) -> None:
+    """Wait for ``holds()`` (the margin is for a loaded machine), while the forwarder
+    ``running`` still runs."""
+    async with asyncio.timeout(timeout):
+        while not holds():
+            if running is not None and running.done():
+                running.result()  # its failure, as it failed
+                raise AssertionError("the forwarder stopped")
+            await asyncio.sleep(0.005)
+
+
+async def test_the_boards_listed_with_the_matches_they_play(tmp_path: Path) -> None:
+    async with served(tmp_path / "log.db", ManualTime()) as server, livechess_stand_in() as lc:
+        setup = await asyncio.to_thread(make_playoff, server)
+        lc.board("23946", battery="84%")
+        lc.board("7425", battery="3.9V", state="NOTRESPONDING")
+        before = await asyncio.to_thread(setup.seq)
+        run = await asyncio.to_thread(
+            arbiter, "dgt", setup.playoff_id, "--livechess", lc.url, "--map", "23946=1",
+            "--list", token=setup.arbiter, server=server.base_url)
+        assert run.returncode == 0, run.stderr
+        rows = [" ".join(line.replace("│", " ").split()) for line in run.stdout.splitlines()]
+        assert "23946 ACTIVE 84% 1" in rows
+        assert "7425 NOTRESPONDING 3.9V not mapped: not forwarded" in rows
+        assert await asyncio.to_thread(setup.seq) == before  # --list sends nothing
+        assert [c["call"] for c in lc.calls] == ["eboards"]
+
+
+async def test_wrong_options_are_said_and_send_nothing(tmp_path: Path) -> None:
+    async with served(tmp_path / "log.db", ManualTime()) as server, livechess_stand_in() as lc:
+        setup = await asyncio.to_thread(make_playoff, server)
+        before = await asyncio.to_thread(setup.seq)
+
+        async def dgt(*args: str) -> tuple[int, str]:
+            run = await asyncio.to_thread(arbiter, "dgt", setup.playoff_id, *args,
+                                          token=setup.arbiter, server=server.base_url)
+            assert "Traceback" not in run.stderr
+            return run.returncode, " ".join(run.stderr.split())
+
+        assert await dgt("--livechess", lc.url, "--map", "23946") == (
+            2, "error: --map takes an e-board's serial number and a match, as 23946=1, "
+               "not '23946'")
+        assert await dgt("--livechess", lc.url, "--map", "23946=final") == (
+            2, "error: --map 23946=final: the match is a number from 1 (or 'none'), "
+               "not 'final'")
+        code, said = await dgt("--livechess", "http://127.0.0.1:1982/api/v1.0")
+        assert code == 2
+        assert said.startswith("error: --livechess must be a ws:// URL")
+        code, said = await dgt("--livechess", "ws://127.0.0.1:9/api/v1.0", "--list")
+        assert code == 2
+        assert said.startswith("error: cannot reach LiveChess at ws://127.0.0.1:9/api/v1.0")
+        assert await asyncio.to_thread(setup.seq) == before
+
+
+async def forwarding(
+    setup: Setup, url: str, time: ManualTime, lines: list[str], **options: Any
+) -> tuple[Forwarder, asyncio.Task[None]]:
+    forwarder = Forwarder(
+        setup.server.base_url, setup.playoff_id, setup.arbiter, url,
+        say=lines.append, livechess_ms=time.server_ms, **options)
+    return forwarder, asyncio.create_task(forwarder.run())
+
+
+def sent(forwarder: Forwarder, type_: str) -> list[dict[str, Any]]:
+    return [c for c in forwarder.sent if c["type"] == type_]
+
+
+async def stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    if not task.cancelled() and task.exception() is not None:
+        raise task.exception()  # type: ignore[misc]
+
+
+async def test_a_real_game_replayed_on_an_eboard_is_the_services_pgn(tmp_path: Path) -> None:
+    time = ManualTime()
+    async with served(tmp_path / "log.db", time) as server, \
+            livechess_stand_in(time.server_ms) as lc:
+        setup = await asyncio.to_thread(make_playoff, server)
+        lc.board("23946", clock=Clock(900, 900))
+        lc.board("7425")
+        lines: list[str] = []
+        forwarder, task = await forwarding(setup, lc.url, time, lines, mapping={"23946": 1})
+        try:
+            await until(lambda: len(sent(forwarder, "eboard-status")) == 2, task)
+            assert sent(forwarder, "map-eboard")[0]["match"] == 1
+            assert "board 7425: not mapped to a match, not forwarded (map it with --map " \
+                   "7425=MATCH)" in lines
+            await asyncio.to_thread(setup.post, "/1/games/1/start")
+
+            async def pressed(ply: int) -> None:  # the next move once this press is in
+                await until(lambda: len(sent(forwarder, "press")) == ply, task)
+
+            source = await lc.replay("23946", GAME, time, between=pressed)
+            await asyncio.to_thread(setup.post, "/1/games/1/result", {"result": "1/2-1/2"})
+            with server.client(setup.arbiter) as http:
+                answer = await asyncio.to_thread(http.get, f"/api/playoffs/{setup.playoff_id}/pgn")
+            assert answer.status_code == 200, answer.text
+        finally:
+            await stop(task)
+            print("\n".join(lines))  # what the arbiter read, shown if the test fails
+
+    games = []
+    text = io.StringIO(answer.text)
+    while (found := chess.pgn.read_game(text)) is not None:
+        games.append(found)
+    played = next(g for g in games if list(g.mainline()))
+    theirs, ours = list(source.mainline()), list(played.mainline())
+    assert [n.move for n in ours] == [n.move for n in theirs]
+    assert len(ours) == 160
+    for ply, (mine, real) in enumerate(zip(ours, theirs, strict=True), start=1):
+        assert mine.clock() is not None, ply
+        assert abs((mine.clock() or 0) - (real.clock() or 0)) <= 1, ply
+    assert played.headers["Result"] == "1/2-1/2"
+    assert played.end().board().fen() == "8/8/1k6/8/2K5/8/8/8 w - - 0 81"
+    # One line for each move the service made of a position sent.
+    assert "match 1, game 1: 1. d4" in lines
+    assert "match 1, game 1: 80... Kxb6" in lines
+    assert not [line for line in lines if line.startswith("refused")]
