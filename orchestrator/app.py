@@ -27,7 +27,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from orchestrator.api import admin, pages, ws
+from orchestrator.api import admin, broadcast, pages, ws
 from orchestrator.api.openapi import complete_openapi
 from orchestrator.api.problems import error_responses, problems
 from orchestrator.api.routes import router
@@ -37,7 +37,7 @@ from orchestrator.core.errors import ServiceError
 from orchestrator.core.service import Service, new_id
 from orchestrator.core.timesource import SystemTime, TimeSource
 from orchestrator.core.words import error_words
-from orchestrator.runtime.clocks import FlagTimers
+from orchestrator.runtime.clocks import BoardHeard, FlagTimers
 from orchestrator.runtime.hub import Hub
 from orchestrator.runtime.scheduler import PlayoffScheduler
 from orchestrator.settings import Settings
@@ -101,9 +101,14 @@ def create_app(
             openings_burst=max(1, round(5 * settings.openings_per_s)),
         )
         # A game with a board clock waits the board's presses before its flag.
-        flags.board = lambda playoff_id, match: (
-            hub.board_online(playoff_id, match), hub.board_heard_ms(playoff_id, match)
+        flags.board = lambda playoff_id, match: BoardHeard(
+            hub.board_online(playoff_id, match), hub.board_heard_ms(playoff_id, match),
+            hub.board_through_ms(playoff_id, match),
         )
+        hub.on_board_through = flags.board_through
+        if isinstance(shared, SharedBus):  # the leader's flags wait for every worker's boards
+            hub.share_board = shared.share_board
+            shared.on_board = hub.board_news
         # The hall first: fan-out is what the audience waits for.
         service.bus.subscribe(hub.on_published)
         service.bus.subscribe(flags.on_published)
@@ -173,6 +178,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(router)
+    app.include_router(broadcast.router)
     app.include_router(pages.router(settings.clients_dir))
     for page in pages.PAGES:
         app.mount(

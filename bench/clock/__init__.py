@@ -37,10 +37,20 @@ Measured:
 - Press to hall and console: the touch (page clock, turned into this process's wall
   clock by the closest of 25 readings of both) to the arrival of the press's event at
   the display and at the console, at 0 ms round trip; target p99 under 50 ms.
-- No false flag: at 400 ms round trip, before each press the chief leaves the mover
-  200 ms (an ``adjust`` on loopback) and the player touches 20-150 ms before the flag
-  instant, so that the press reaches the server after it. 1,000 presses (100 with
-  ``--quick``); target: no ``flag-fell`` for a touch made before its flag instant.
+- A flag at the board: a game left to run out of time with its board connected (the
+  server waits for that board's presses before logging a flag; the page says, at the
+  instant its own clock runs out, that it has sent every press), from the flag's
+  instant to the ``flag-fell`` event at the hall display and the console, 10 flags (3
+  with ``--quick``) at 0 ms round trip (target p99 within 5 ms) and at 150 ms.
+- No false flag: at 400 ms round trip, turns that begin short of time, as in a game:
+  while one player thinks, the chief leaves the other 200 ms (an ``adjust`` of the
+  clock not running, on loopback); the first presses, and the second touches 20-150
+  ms before their time runs out (the browser's touch takes a few ms more), so that
+  the press reaches the server after the flag instant. 1,000 such presses (100 with
+  ``--quick``), over as many games as it takes (a touch the browser made too late lets
+  a true flag fall and ends the game); target: no ``flag-fell`` for a touch made
+  before its flag instant by the tablet's clock (a touch within the flag's own
+  millisecond is counted neither way).
 """
 
 from __future__ import annotations
@@ -54,6 +64,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.clock.announce import Announced, flags_at_the_board
 from bench.clock.fairness import Fairness, fairness
 from bench.clock.flags import RTT_MS as FLAG_RTT_MS
 from bench.clock.flags import NearZero, near_zero
@@ -74,6 +85,9 @@ OUTAGE_S = 10.0
 OUTAGE_RTT_MS = 150
 OUTAGE_PRESSES, QUICK_OUTAGE_PRESSES = 40, 24
 NEAR_ZERO_PRESSES, QUICK_NEAR_ZERO_PRESSES = 1000, 100
+FLAGS, QUICK_FLAGS = 10, 3
+FLAG_ROUND_TRIPS = (0, 150)
+ANNOUNCE_TARGET_MS = 5.0
 LAG_ALLOWANCE_MS = 1500.0
 """The lag allowance of the stamped press (docs/policies.md): no move may be charged
 further than this from the time thought."""
@@ -83,6 +97,7 @@ further than this from the time thought."""
 class Results:
     runs: list[Fairness] = field(default_factory=list)
     near_zero: NearZero | None = None
+    announced: list[Announced] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -105,6 +120,13 @@ async def measure(quick: bool) -> Results:
                     ))
                 except Exception as exc:
                     results.notes.append(f"the outage failed: {exc!r}")
+                for rtt in FLAG_ROUND_TRIPS:
+                    try:
+                        results.announced.append(await flags_at_the_board(
+                            server, browser, rtt, QUICK_FLAGS if quick else FLAGS, 31 + rtt,
+                        ))
+                    except Exception as exc:
+                        results.notes.append(f"the flags at {rtt} ms failed: {exc!r}")
                 try:
                     results.near_zero = await near_zero(
                         server, browser,
@@ -147,6 +169,17 @@ def rows(results: Results) -> list[dict[str, Any]]:
             found.append({"benchmark": "clock: touch to the console, loopback, p99",
                           "value": _p99(run.to_console_ms), "unit": "ms",
                           "target": LATENCY_TARGET_MS})
+    for announced in results.announced:
+        at = f"{announced.rtt_ms} ms round trip"
+        for where, values in (("hall display", announced.to_display_ms),
+                              ("console", announced.to_console_ms)):
+            row: dict[str, Any] = {
+                "benchmark": f"clock: a board's flag to the {where}, {at}, p99",
+                "value": _p99(values) if values else math.nan, "unit": "ms",
+            }
+            if announced.rtt_ms == 0:
+                row["target"] = ANNOUNCE_TARGET_MS
+            found.append(row)
     if results.near_zero is not None:
         near = results.near_zero
         found.append({
@@ -201,6 +234,17 @@ def print_tables(results: Results) -> None:
             console.print(f"  {_label(run)}: charged on arrival: {why}")
         for note in run.notes:
             console.print(f"  {_label(run)}: {note}")
+    for announced in results.announced:
+        console.print(
+            f"A board's flag at {announced.rtt_ms} ms round trip "
+            f"({len(announced.to_display_ms)} flags): to the hall display p50 / p99 "
+            f"{_ms(percentile(sorted(announced.to_display_ms), 0.5))} / "
+            f"{_ms(_p99(announced.to_display_ms))} ms, to the console "
+            f"{_ms(percentile(sorted(announced.to_console_ms), 0.5))} / "
+            f"{_ms(_p99(announced.to_console_ms))} ms"
+        )
+        for note in announced.notes:
+            console.print(f"  flags at {announced.rtt_ms} ms: {note}")
     near = results.near_zero
     if near is not None:
         margins = sorted(near.margins_ms)
@@ -209,7 +253,8 @@ def print_tables(results: Results) -> None:
             f"{_ms(percentile(margins, 0.5))} ms (median) before the flag instant, "
             f"{near.arrived_after_flag:,} of them reaching the console after it; "
             f"{near.flags} flags, {near.false_flags} false (target {FALSE_FLAG_TARGET}); "
-            f"{near.late} touches made late by the bench, not counted"
+            f"{near.late} touches the browser made at or after the flag instant (true "
+            "flags), not counted"
         )
         for note in near.notes:
             console.print(f"  near zero: {note}")
@@ -224,7 +269,7 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--quick", action="store_true",
-                        help=f"{QUICK_PRESSES} presses a round trip, "
+                        help=f"{QUICK_PRESSES} presses a round trip, {QUICK_FLAGS} flags, "
                              f"{QUICK_NEAR_ZERO_PRESSES} near zero")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
     args = parser.parse_args(argv)

@@ -26,8 +26,8 @@ LINKS: dict[int, Link] = {
     400: Link.round_trip(400, 60),
 }
 """Round trip (ms) -> each direction's delay and jitter: half the round trip each
-way, ±25 ms at 150 ms and ±60 ms at 400 ms (the ends of the range of the issue's
-jitter); none at 0, the loopback itself."""
+way, ±25 ms at 150 ms and ±60 ms at 400 ms (the ends of a hall's usual range of
+jitter, tens of milliseconds); none at 0, the loopback itself."""
 
 CHARGE_TARGET_MS = 20.0
 LATENCY_TARGET_MS = 50.0

@@ -46,11 +46,14 @@ const shown = {
   queued: 0,     // presses held while the link is down
   sent: [],      // every press sent: its payload (stamps included)
   refused: [],   // the server's words for presses it refused
+  through: [],   // each instant this board said it had sent every press up to
 };
 window.boardState = shown;
 
 const conn = new PlayoffConnection({
   playoffId, prefix, token: () => key, client: "board-clock", view: "board", partial: true,
+  // Presses are stamped in the server's time: measure the offset every second.
+  pingMs: 1000,
 });
 
 const S = {
@@ -102,7 +105,7 @@ function press(side) {
   const clock = currentClock();
   if (!view || !clock || view.status !== "running") return;
   if (clock.running !== side) return;  // a tap on the waiting half does nothing
-  const stamp = Math.round(now());
+  const stamp = Math.floor(now());  // the millisecond the press fell in
   const move = clock.next_move;
   // Optimistic: the halves switch at the tap; the server's next frame replaces this.
   const left = remaining(clock, side, stamp);
@@ -119,6 +122,7 @@ function press(side) {
   };
   if (conn.live()) send(payload);
   else S.queue.push(payload);
+  watchFlag();
   draw();
 }
 
@@ -143,7 +147,47 @@ function flush() {
     const payload = { ...S.queue.shift(), queued: true };
     if (!send(payload)) break;
   }
+  if (!S.queue.length) sentThrough();
   draw();
+}
+
+// ------------------------------------------------------------------ the flag's instant
+
+/** Tell the server every press stamped before now has been sent: the frames of one
+ * connection arrive in order, so a flag that fell before now need wait for nothing
+ * more from this board (docs/protocol.md, "through_ms"). */
+function sentThrough() {
+  const through = Math.floor(now());
+  if (conn.ping({ through_ms: through })) shown.through.push(through);
+}
+
+const flagWatch = { at: null, timer: null };
+
+/** At the instant the running side's time runs out here, say so at once: the server
+ * logs the flag as soon as it knows no press made before it is still coming. */
+function watchFlag() {
+  const clock = currentClock();
+  const view = S.view;
+  let at = null;
+  if (view && clock && view.status === "running" && clock.running) {
+    at = (Number(clock.server_ms) || 0) + (Number(clock[`${clock.running}_ms`]) || 0);
+  }
+  if (at === flagWatch.at) return;
+  clearTimeout(flagWatch.timer);
+  flagWatch.at = at;
+  flagWatch.timer = null;
+  if (at !== null) armFlagWatch(at);
+}
+
+function armFlagWatch(at) {
+  flagWatch.timer = setTimeout(() => {
+    flagWatch.timer = null;
+    if (flagWatch.at !== at) return;
+    // The offset may have been measured afresh since: wait until the instant has
+    // truly come in the server's time, as this page now reckons it.
+    if (now() < at) armFlagWatch(at);
+    else if (!S.queue.length) sentThrough();
+  }, Math.max(0, at - now()) + 1);
 }
 
 // ------------------------------------------------------------------ calling the arbiter
@@ -159,7 +203,7 @@ function call() {
   document.getElementById("confirm-call").hidden = true;
   const view = S.view;
   if (!view) return;
-  const payload = { type: "call-arbiter", match: view.match, stamp_ms: Math.round(now()) };
+  const payload = { type: "call-arbiter", match: view.match, stamp_ms: Math.floor(now()) };
   S.counter += 1;
   if (conn.command(payload, `b-${conn.instance.slice(0, 8)}-${S.counter}`) === null) {
     setText(document.getElementById("notice"),
@@ -278,6 +322,7 @@ conn.on("view", (view) => {
   if (!S.pending.size && !S.queue.length && !(S.local && moveCount(S.local) > moveCount(S.server))) {
     S.local = null;
   }
+  watchFlag();
   draw();
 });
 
@@ -287,6 +332,7 @@ conn.on("clock", (clock) => {
   if (!sameGame(clock)) return;
   S.server = clock;
   if (S.view) S.view = { ...S.view, clock };
+  watchFlag();
   draw();
 });
 
@@ -303,6 +349,7 @@ conn.on("error", (id, d) => {
   S.pending.delete(id);
   shown.refused.push(d.reason || d.code || "refused");
   if (!S.pending.size) S.local = null;  // the server's clock stands
+  watchFlag();
   if (d.kind === "outage-too-long") {
     S.queue = [];
     setText(document.getElementById("notice"), "The arbiter has been told and sets the clocks.");

@@ -6,7 +6,11 @@
  *   clock an event frame carries, as the server computed it after that event;
  * - the last seq, to resume after a reconnect with exactly what was missed;
  * - the offset of the server's clock to ours, so clocks and countdowns run locally
- *   between frames.
+ *   between frames, and a board can stamp a press in the server's time. Each ping
+ *   this page sends carries an id that the server's pong echoes: the round trip
+ *   bounds the offset on both sides, and the shortest recent round trip gives the
+ *   estimate (its midpoint), within the lower bound every frame from the server sets
+ *   (a frame cannot arrive before it was sent).
  *
  * It holds no rules of the play-off: no event types, no moves, no turns.
  */
@@ -17,9 +21,18 @@ const BACKOFF_FIRST_MS = 500;  // reconnection delay, doubling...
 const BACKOFF_MAX_MS = 5000;   // ...up to this, jittered to 50-100 %
 const STABLE_MS = 5000;        // a connection up this long resets the backoff
 const CLIENT_PING_MS = 5000;   // our own pings: offset samples and liveness
+const FIRST_PINGS = 5;         // pings sent on each welcome, ...
+const FIRST_PING_GAP_MS = 150; // ...this far apart: a good offset from the start
+const ROUND_TRIPS_KEPT = 120;  // the round trips the estimate chooses from (2 min for a board)
+// Once measured, the offset moves towards a new estimate by at most this much per
+// millisecond (0.5 %): two presses a second apart are then never more than 5 ms
+// apart in error, however the estimate moves; a change past OFFSET_JUMP_MS (another
+// server, a tablet's clock reset) is taken at once.
+const OFFSET_SLEW = 0.005;
+const OFFSET_JUMP_MS = 250;
 const SILENT_MS = 12000;       // no frame for this long: the connection is dead
 const WELCOME_TIMEOUT_MS = 8000;
-const OFFSET_SAMPLES = 6;
+const OFFSET_SAMPLES = 6;      // one-way samples kept for the lower bound
 
 export class PlayoffConnection {
   /**
@@ -34,8 +47,11 @@ export class PlayoffConnection {
    * @param {boolean} [options.partial]    the server sends this page only some events
    *                                       (a board: its own match's), so a gap in seq
    *                                       is not a loss; each view says all it shows
+   * @param {number} [options.pingMs]      how often this page pings: a board, which
+   *                                       stamps presses, measures its offset more often
    */
-  constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false }) {
+  constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false,
+    pingMs = CLIENT_PING_MS }) {
     this.playoffId = playoffId;
     this.token = token;
     this.client = client;
@@ -52,6 +68,8 @@ export class PlayoffConnection {
     this.seq = null;           // seq of the last event or snapshot applied
     this.viewSeq = -1;
     this.offsetMs = 0;         // server ms - local ms
+    this._offsetAt = null;     // local time the offset was last set (null: never)
+    this._measured = 0;        // round trips measured since the page opened
     this.state = "connecting"; // connecting | live | reconnecting | refused
     this.synced = false;       // welcomed and caught up: clocks may run
     this.frozenAt = null;      // server ms at which clocks froze (connection lost)
@@ -68,11 +86,14 @@ export class PlayoffConnection {
     this._openedAt = 0;
     this._lastFrameAt = 0;
     this._offsets = [];
+    this._roundTrips = [];     // { rtt, offset, upper } of our own pings, oldest first
+    this._pings = new Map();   // ping id -> local time it was sent
+    this._pingCounter = 0;
     this._counter = 0;
     this._prefix = Array.from(crypto.getRandomValues(new Uint8Array(4)),
       (b) => b.toString(16).padStart(2, "0")).join("");
     setInterval(() => this._watch(), 1000);
-    setInterval(() => { if (this._welcomed) this._send({ t: "ping" }); }, CLIENT_PING_MS);
+    setInterval(() => { if (this._welcomed) this._ping(); }, pingMs);
   }
 
   /** Listen to "view", "clock", "event", "status", "ack", "refused", "error". */
@@ -159,12 +180,78 @@ export class PlayoffConnection {
     this._emit("status", state);
   }
 
+  /** Ping now (fields of `extra` go with it: a board's `through_ms`); false when
+   * there is no live connection to ping on. */
+  ping(extra = {}) {
+    if (!this._welcomed) return false;
+    this._ping(extra);
+    return true;
+  }
+
+  _ping(extra = {}) {
+    this._pingCounter += 1;
+    const id = `p${this._pingCounter}`;
+    this._pings.set(id, localNow());
+    if (this._pings.size > 64) this._pings.delete(this._pings.keys().next().value);
+    this._send({ ...extra, t: "ping", id });
+  }
+
+  /** A frame the server sent at `serverMs` arrived at `receivedAt`: the offset is at
+   * least their difference (the frame's transit time is not negative). */
   _sample(serverMs, receivedAt) {
     if (typeof serverMs !== "number" || !Number.isFinite(serverMs)) return;
     this._offsets.push(serverMs - receivedAt);
     if (this._offsets.length > OFFSET_SAMPLES) this._offsets.shift();
-    // Each sample falls short of the true offset by the frame's transit time.
-    this.offsetMs = Math.max(...this._offsets);
+    this._estimate();
+  }
+
+  /** Our ping `id`, stamped `serverMs` by the server, came back at `receivedAt`. */
+  _roundTrip(id, serverMs, receivedAt) {
+    const sentAt = this._pings.get(id);
+    this._pings.delete(id);
+    if (sentAt === undefined || typeof serverMs !== "number" || !Number.isFinite(serverMs)) {
+      this._sample(serverMs, receivedAt);
+      return;
+    }
+    // The server stamped it between our send and our receipt: the offset lies in
+    // [serverMs - receivedAt, serverMs - sentAt]; the midpoint errs by at most half
+    // the round trip, and by the difference of the two ways' delays in truth.
+    this._roundTrips.push({
+      rtt: receivedAt - sentAt, offset: serverMs - (sentAt + receivedAt) / 2,
+      upper: serverMs - sentAt,
+    });
+    if (this._roundTrips.length > ROUND_TRIPS_KEPT) this._roundTrips.shift();
+    this._measured += 1;
+    this._sample(serverMs, receivedAt);
+  }
+
+  _estimate() {
+    const lower = this._offsets.length ? Math.max(...this._offsets) : -Infinity;
+    let target = lower;
+    if (this._roundTrips.length) {
+      let best = this._roundTrips[0];
+      let upper = Infinity;
+      for (const sample of this._roundTrips) {
+        if (sample.rtt < best.rtt) best = sample;
+        upper = Math.min(upper, sample.upper);
+      }
+      target = Math.min(Math.max(best.offset, lower), Math.max(upper, lower));
+    }
+    if (!Number.isFinite(target)) return;
+    // Once round trips were measured, a bound from one way alone (a new connection's
+    // first frames) is no estimate: wait for this connection's own round trips.
+    if (!this._roundTrips.length && this._measured > 0) return;
+    const at = localNow();
+    const change = target - this.offsetMs;
+    // Set outright until the first pings have come back (the page's first seconds),
+    // then moved gently.
+    if (this._measured < FIRST_PINGS || Math.abs(change) > OFFSET_JUMP_MS) {
+      this.offsetMs = target;
+    } else {
+      const most = OFFSET_SLEW * (at - this._offsetAt);
+      this.offsetMs += Math.max(-most, Math.min(most, change));
+    }
+    this._offsetAt = at;
   }
 
   _watch() {
@@ -235,7 +322,10 @@ export class PlayoffConnection {
         this._sample(d.server_ms, receivedAt);
         this._send({ t: "pong" });
         break;
-      case "pong": this._sample(d.server_ms, receivedAt); break;
+      case "pong":
+        if (typeof msg.id === "string") this._roundTrip(msg.id, d.server_ms, receivedAt);
+        else this._sample(d.server_ms, receivedAt);
+        break;
       case "ack": this._emit("ack", msg.id, d, msg.seq); break;
       case "error":
         if (!this._welcomed && !msg.id && typeof d.reason === "string") this._refusal = d.reason;
@@ -252,13 +342,17 @@ export class PlayoffConnection {
     this.error = null;
     this.role = d.role || null;
     this._offsets = [];  // perhaps another server process: measure afresh
+    this._roundTrips = [];
+    this._pings.clear();
     this._sample(d.server_ms, receivedAt);
     this._welcomeSeq = typeof msg.seq === "number" ? msg.seq : null;
     if (this.seq !== null && this._welcomeSeq !== null && this.seq === this._welcomeSeq) {
       this._synced();  // nothing missed
     }
     this._setState(this.synced ? "live" : "connecting");
-    this._send({ t: "ping" });
+    for (let k = 0; k < FIRST_PINGS; k += 1) {
+      setTimeout(() => { if (this._welcomed) this._ping(); }, k * FIRST_PING_GAP_MS);
+    }
   }
 
   _snapshot(msg, d, receivedAt) {

@@ -12,6 +12,7 @@
 
 import { esc } from "../common/html.js";
 import { hallTime } from "../common/time.js";
+import { eboardsHtml } from "./eboards.js";
 import { patch } from "./patch.js";
 
 const S = {
@@ -118,7 +119,7 @@ export function renderBoards(view, role, offset) {
         ${keyHtml(m.id, role)}
       </div>`;
   }).join("");
-  patch("boards", `<h2>Board clocks</h2>${rows}`);
+  patch("boards", `<h2>Board clocks</h2>${rows}${eboardsHtml(view, offset)}`);
   patch("board-calls", callsHtml(view, offset));
 }
 

@@ -32,7 +32,9 @@ import {
 } from "./render.js";
 import { verifyDraw } from "./verify.js";
 import { listenHallKey, renderHallKey } from "./hallkey.js";
+import { listenBroadcastKey, renderBroadcastKey } from "./broadcastkey.js";
 import { listenBoards, noteOutage, renderBoards } from "./boards.js";
+import { listenEboards } from "./eboards.js";
 
 const PLAYOFF = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const TOKEN_KEY = `arbiter-console:token:${PLAYOFF}`;
@@ -295,6 +297,7 @@ function render() {
   $("placings").hidden = !view.placings;
   patch("placings", view.placings ? placingsHtml(view.placings) : "");
   renderHallKey(view, conn.role);
+  renderBroadcastKey(view, conn.role);
   renderBoards(view, conn.role, offset());
   for (const form of document.querySelectorAll("form[data-form]")) refreshForm(form);
   tick();
@@ -643,7 +646,10 @@ function start() {
 
 $("sign-out").addEventListener("click", forget);
 listenHallKey(() => ({ view: conn.view, token: S.token }), () => renderHallKey(conn.view, conn.role));
+listenBroadcastKey(() => ({ view: conn.view, token: S.token, playoffId: PLAYOFF }),
+  () => renderBroadcastKey(conn.view, conn.role));
 listenBoards(send, render);
+listenEboards(send);
 window.addEventListener("resize", renderPlan);
 window.addEventListener("resize", placeAlerts);
 window.addEventListener("scroll", placeAlerts, { passive: true });

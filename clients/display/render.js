@@ -149,14 +149,45 @@ function gamesHtml(live) {
       (game.tag ? ` · <span class="tag-arm">${esc(game.tag)}</span>` : "") +
       (game.stage ? ` · <span class="stage-name" data-testid="stage-name">${esc(game.stage)}</span>` : "") +
       (game.time_control ? `<span class="control"> · ${esc(game.time_control)}</span>` : "");
-    return `<article class="game${game.armageddon ? " is-arm" : ""}" data-testid="game" ` +
+    const clocks = `<div class="clocks">${clockSideHtml(game.clock, "white", game.white)}` +
+      `${clockSideHtml(game.clock, "black", game.black)}</div>`;
+    const body = game.position
+      ? `<div class="game-main">${diagramHtml(game.position)}${clocks}</div>` : clocks;
+    return `<article class="game${game.armageddon ? " is-arm" : ""}` +
+      `${game.position ? " has-board" : ""}" data-testid="game" ` +
       `data-key="${esc(game.clock)}" data-match="${game.match}" data-game="${game.game}">` +
-      `<div class="game-title">${title}</div>` +
-      `<div class="clocks">${clockSideHtml(game.clock, "white", game.white)}` +
-      `${clockSideHtml(game.clock, "black", game.black)}</div>` +
+      `<div class="game-title">${title}</div>${body}` +
       '<div class="game-status" data-role="status"></div></article>';
   });
   return `<div class="games" data-count="${live.length}">${cards.join("")}</div>`;
+}
+
+// The pieces as one glyph shape for both colours (the solid set), coloured by CSS:
+// the same silhouette reads at 10 m whatever the colour.
+const GLYPH = { k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const FILES = "abcdefgh";
+
+/** The position the server sent (ranks 8 to 1, `.` an empty square), White at the
+ * bottom, the last move's squares marked. */
+function diagramHtml(position) {
+  const marked = new Set(position.last_move || []);
+  const squares = [];
+  position.ranks.forEach((rank, row) => {
+    [...rank].forEach((piece, col) => {
+      const name = `${FILES[col]}${8 - row}`;
+      const shade = (row + col) % 2 ? "dark" : "light";
+      const glyph = piece === "." ? "" :
+        `<span class="piece ${piece === piece.toUpperCase() ? "w" : "b"}">` +
+        `${GLYPH[piece.toLowerCase()] || ""}</span>`;
+      squares.push(`<div class="sq ${shade}${marked.has(name) ? " last" : ""}" ` +
+        `data-square="${name}">${glyph}</div>`);
+    });
+  });
+  const said = position.last_move_words
+    ? `<div class="last-move" data-testid="last-move">${esc(position.last_move_words)}</div>` : "";
+  return `<div class="board-wrap"><div class="diagram" data-testid="diagram" ` +
+    `aria-label="${esc(position.last_move_words || "the position")}">${squares.join("")}</div>` +
+    `${said}</div>`;
 }
 
 function clockSideHtml(key, side, player) {

@@ -12,7 +12,8 @@ service (docs/protocol.md, "DGT e-boards (LiveChess)"):
   pressed; false to true: Black pressed), after the position it belongs to;
 - ``board-flag``: once, when the running side's time shows 0;
 - ``eboard-status``: each board's state and battery, on a change and every 10 s;
-- ``map-eboard``: the boards mapped with ``--map``, once at the start.
+- ``map-eboard``: the boards ``--map`` puts where the service does not have them yet,
+  once at the start.
 
 Which board plays which match comes from ``--map`` and then from the service (the
 arbiter view's ``eboards``, and the ``eboard-mapped`` events); a board mapped to no
@@ -27,6 +28,7 @@ own monotonic clock, from when each frame arrived.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -43,9 +45,15 @@ STATUS_EVERY_MS: Final = 10_000
 """How often each board's state and battery go to the service when nothing changed."""
 POLL_MS: Final = 2_000
 """How often LiveChess is asked for its boards (their state and battery, new boards)."""
+FIRST_VIEW_S: Final = 5.0
+"""How long the ``--map`` waits for the service's first view, to send only what changes."""
 GAME_WAIT_S: Final = 3.0
 """How long a press waits to learn which game of its match is in play."""
-SIDES: Final = ("white", "black")
+AGAIN: Final = frozenset({"rate-limited", "unavailable"})
+"""The refusals after which the same command goes again (the service applied nothing):
+a hall's boards can send more than a connection's commands a second."""
+RETRY_FIRST_S: Final = 0.05
+RETRY_LAST_S: Final = 2.0
 
 
 def monotonic_ms() -> int:
@@ -61,7 +69,6 @@ class Settled:
 
     placement: str
     at_ms: int
-    clock: DgtClock | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +166,7 @@ class EBoardWatch:
                 and clock.run != before.run:
             assert before.running is not None
             if self.pending:
-                state, out = replace(self, clock=before)._flush()
-                state = replace(state, clock=clock)
+                state, out = replace(self, clock=clock)._flush()
             out.append(Pressed(before.running, clock))
         side = clock.running or (before.running if before is not None else None)
         if side is not None and clock.seconds(side) <= 0 and state.flag_sent != side:
@@ -172,15 +178,12 @@ class EBoardWatch:
 
     def _flush(self) -> tuple[EBoardWatch, list[Sending]]:
         assert self.seen is not None
-        return replace(self, sent=self.seen), [Settled(self.seen, self.seen_ms, self.clock)]
+        return replace(self, sent=self.seen), [Settled(self.seen, self.seen_ms)]
 
 
-def board_clock(clock: DgtClock | None) -> dict[str, Any] | None:
-    """A DGT clock reading as the service takes it."""
-    if clock is None:
-        return None
-    return {"white_ms": clock.white_s * 1000, "black_ms": clock.black_s * 1000,
-            "run": clock.running}
+def board_clock(clock: DgtClock) -> dict[str, int]:
+    """A DGT clock's reading as the service takes it (a press's ``board_clock``)."""
+    return {"white_ms": clock.white_s * 1000, "black_ms": clock.black_s * 1000}
 
 
 class MapError(ValueError):
@@ -239,17 +242,21 @@ class Forwarder:
     livechess_ms: Callable[[], int] = wall_ms
     local_ms: Callable[[], int] = monotonic_ms
     sent: list[dict[str, Any]] = field(default_factory=list)
-    """The commands acknowledged, in order: type, fields and the seqs logged."""
+    """The last commands answered, in order: type, fields, and the seqs logged or the
+    service's refusal."""
 
     def __post_init__(self) -> None:
         self._given = dict(self.mapping)
         self._boards: dict[str, _Board] = {}
         self._in_play: dict[int, int] = {}
         self._learnt = asyncio.Event()
+        self._viewed = asyncio.Event()
+        self._service: dict[str, int | None] = {}  # where the service has the boards
         self._wake = asyncio.Event()
         self._playoff: PlayoffClient | None = None
         self._ours: set[int] = set()  # the seqs the positions sent were logged at
         self._said: dict[int, str] = {}  # a line for each such event, by seq
+        self._refusals: dict[tuple[str, str], str] = {}  # the last said, by command and board
 
     async def run(self) -> None:
         """Forward until cancelled; LiveChess lost is reconnected (after a pause)."""
@@ -260,8 +267,7 @@ class Forwarder:
             self._playoff = playoff
             follower = asyncio.create_task(self._follow(playoff), name="dgt follow")
             try:
-                for serial, match in self._given.items():
-                    await self._send("map-eboard", serial, serial=serial, match=match)
+                await self._map_given()
                 pause = 1.0
                 while True:
                     try:
@@ -278,6 +284,19 @@ class Forwarder:
             finally:
                 follower.cancel()
                 await asyncio.gather(follower, return_exceptions=True)
+
+    async def _map_given(self) -> None:
+        """``--map``: each board the service does not have on that match yet is put
+        there (after the first view, which says where the service has them)."""
+        if not self._given:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(FIRST_VIEW_S):
+                await self._viewed.wait()
+        for serial, match in self._given.items():
+            if self._service.get(serial) != match:
+                self.mapping[serial] = match
+                await self._send("map-eboard", serial, serial=serial, match=match)
 
     # -- the main loop ---------------------------------------------------------
 
@@ -370,7 +389,7 @@ class Forwarder:
             if status != board.status or now - board.status_ms >= STATUS_EVERY_MS:
                 board.status, board.status_ms = status, now
                 await self._send("eboard-status", serial, serial=serial, state=known.state,
-                                 battery=known.battery, match=status[2])
+                                 battery=known.battery)
 
     async def _follow_mapping(self, live: LiveChess) -> None:
         """A board given another match (or none) starts afresh: the position it shows
@@ -411,10 +430,13 @@ class Forwarder:
             await self._send(
                 "board-position", serial, match=match, game=None,
                 placement=sending.placement, stamp_ms=sending.at_ms + offset, serial=serial,
-                board_clock=board_clock(sending.clock),
             )
         elif isinstance(sending, Pressed):
             game = await self._game_in_play(match)
+            if game is None:
+                self._refused("press", serial, match, f"match {match} has no game being "
+                              "played: the DGT clock's press is not sent")
+                return
             await self._send(
                 "press", serial, match=match, game=game, side=sending.side,
                 stamp_ms=sending.clock.time_ms + offset, board_clock=board_clock(sending.clock),
@@ -443,26 +465,44 @@ class Forwarder:
         assert playoff is not None
         command_id = uuid.uuid4().hex
         told = False
+        pause = RETRY_FIRST_S
         while True:
             try:
                 ack = await playoff.command(type_, id=command_id, timeout=10.0, **fields)
             except CommandError as exc:
-                where = f", match {fields['match']}" if fields.get("match") else ""
-                self.say(f"refused ({type_}, board {serial}{where}): {exc.reason}")
+                if exc.code in AGAIN:  # nothing was applied: the same command, a little later
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_LAST_S)
+                    continue
+                self._refused(type_, serial, fields.get("match"), exc.reason)
+                self._answered({"type": type_, **fields, "refused": exc.reason})
                 return []
             except TimeoutError:
                 if not told:
                     self.say("the service does not answer: still trying")
                     told = True
                 continue
+            self._refusals.pop((type_, serial), None)
             if type_ == "board-position":
                 self._ours.update(ack.seqs)
                 for seq in ack.seqs:
                     if seq in self._said:
                         self.say(self._said.pop(seq))
-            self.sent.append({"type": type_, **fields, "seqs": list(ack.seqs)})
-            del self.sent[:-1000]
+            self._answered({"type": type_, **fields, "seqs": list(ack.seqs)})
             return list(ack.seqs)
+
+    def _answered(self, command: dict[str, Any]) -> None:
+        self.sent.append(command)
+        del self.sent[:-1000]
+
+    def _refused(self, type_: str, serial: str, match: Any, reason: str) -> None:
+        """A refusal, said once while the same command of the board is refused alike
+        (a board moved about between games is refused each time it settles)."""
+        if self._refusals.get((type_, serial)) == reason:
+            return
+        self._refusals[(type_, serial)] = reason
+        where = f", match {match}" if match else ""
+        self.say(f"refused ({type_}, board {serial}{where}): {reason}")
 
     # -- what the service says -------------------------------------------------
 
@@ -487,6 +527,7 @@ class Forwarder:
             else:
                 self._in_play.pop(match["id"], None)
         self._learnt.set()
+        self._viewed.set()
         eboards = view.get("eboards")
         if isinstance(eboards, list):
             self._remap({str(e["serial"]): e.get("match") for e in eboards
@@ -510,20 +551,25 @@ class Forwarder:
     def _remap(self, changes: Mapping[str, Any]) -> None:
         for serial, match in changes.items():
             value = match if isinstance(match, int) and not isinstance(match, bool) else None
+            self._service[serial] = value
             if self.mapping.get(serial) != value:
                 self.mapping[serial] = value
                 self._wake.set()
 
 
 def move_line(kind: Any, data: Mapping[str, Any]) -> str | None:
-    """What to say of an event the service logged of a position: the move, or that
-    the board shows what no legal move reaches."""
+    """What to say of an event the service logged of a position: the move read, the
+    last move taken back, or that the board shows what no legal move reaches."""
     where = f"match {data.get('match')}, game {data.get('game')}"
+    ply = data.get("ply")
+    number, black = divmod(ply - 1, 2) if isinstance(ply, int) and ply > 0 else (0, 0)
     if kind == "move-made":
-        ply = data.get("ply")
-        number, black = divmod(ply - 1, 2) if isinstance(ply, int) and ply > 0 else (0, 0)
         return f"{where}: {number + 1}{'...' if black else '.'} {data.get('san')}"
-    if kind == "eboard-unread":
-        words = data.get("reason") or data.get("text")
-        return f"{where}: {words or 'the board shows a position no legal move reaches'}"
+    if kind == "move-taken-back":
+        return f"{where}: {'Black' if black else 'White'}'s move {number + 1} taken back"
+    if kind == "position-unread":
+        if data.get("placement") is None:
+            return f"{where}: the e-board shows the game's position again"
+        return (f"{where}: the e-board shows a position no legal move reaches; the moves "
+                "stand as read: check the board")
     return None

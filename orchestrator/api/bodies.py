@@ -41,7 +41,7 @@ Money = Annotated[float, Field(ge=0, le=MAX_MONEY)]
 
 
 class TokenRequest(Body_):
-    role: Literal["arbiter", "display", "board"]
+    role: Literal["arbiter", "display", "board", "broadcast"]
     label: str = Field(default="", max_length=MAX_LABEL)
     playoff: str | None = Field(
         default=None, max_length=64, description="A board key's play-off"
@@ -175,8 +175,15 @@ class ForesightAnswer(BaseModel):
     error: float | None = None
 
 
+class BroadcastFeed(BaseModel):
+    playoff: str
+    title: str = Field(description="The play-off as people know it")
+    link: str = Field(description="The feed's address, the key in its query: what a "
+                      "broadcast platform polls")
+
+
 class TokenAnswer(BaseModel):
-    role: Literal["arbiter", "display", "board"]
+    role: Literal["arbiter", "display", "board", "broadcast"]
     token: str
     playoff: str | None = None
     match: int | None = None
@@ -185,6 +192,9 @@ class TokenAnswer(BaseModel):
     )
     qr_svg: str | None = Field(
         default=None, description="A board key: the QR code of the link's absolute address"
+    )
+    feeds: list[BroadcastFeed] | None = Field(
+        default=None, description="A broadcast key: the feed of each play-off of the event"
     )
 
 

@@ -48,6 +48,7 @@ from orchestrator.api.bodies import (
     TokenRequest,
     _playoff_format,
 )
+from orchestrator.api.broadcast import broadcast_feeds
 from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.api.openapi import (
     _COMPONENTS,
@@ -512,6 +513,9 @@ async def issue_token(
         return board_key_answer(
             issued, body.playoff, body.match, str(request.base_url).rstrip("/")
         )
+    if role is Role.BROADCAST:
+        feeds = broadcast_feeds(service, event_id, issued)
+        return {"role": body.role, "token": issued, "feeds": feeds}
     return {"role": body.role, "token": issued}
 
 

@@ -23,6 +23,7 @@ from orchestrator.core.auth import ACTION_WORDS, Action, Actor, Role, not_permit
 from orchestrator.core.commands import (
     BoardStatus,
     Command,
+    EboardStatus,
     IssueBoardKey,
     PressClock,
     parse_command,
@@ -212,6 +213,8 @@ class PlayoffSocket:
                 await _refuse_hello(send, 4429, exc.reason, code_word="rate-limited")
             elif exc.status == 503:
                 await _refuse_hello(send, 1011, exc.reason, code_word="unavailable")
+            elif exc.status == 403:  # a valid key that opens no websocket (a broadcast key)
+                await _refuse_hello(send, 4403, exc.reason)
             else:
                 await _refuse_hello(send, 4401, BAD_TOKEN)
             return
@@ -255,6 +258,7 @@ class PlayoffSocket:
         finally:
             hub.leave(connection)
             if connection.board_match is not None:
+                hub.board_left(connection)
                 hub.refresh_boards(playoff_id)
             # The server may have closed it behind frames a peer never reads (a
             # restart's 1012): that peer gets its time to answer, not forever.
@@ -429,7 +433,13 @@ async def _receive(
             continue
         if kind == "ping":
             seq = service.playoff(connection.playoff_id).seq
-            connection.send(encode("pong", seq, {"server_ms": service.time.server_ms()}))
+            through = frame.get("through_ms")
+            if connection.board_match is not None and type(through) is int and through >= 0:
+                hub.board_through(connection, through)
+            ping_id = frame.get("id")
+            # The ping's own id comes back: the page times the round trip it made.
+            echo = {"id": ping_id} if isinstance(ping_id, str) and len(ping_id) <= 32 else {}
+            connection.send(encode("pong", seq, {"server_ms": service.time.server_ms()}, **echo))
             continue
         if kind != "cmd":
             _refuse(service, connection, "bad-frame", f"unknown frame type {kind!r}")
@@ -450,6 +460,8 @@ async def _receive(
         kind = body.get("type") if isinstance(body, dict) else None
         if kind == "board-status":
             _board_status(service, hub, connection, command_id, body)
+        elif kind == "eboard-status":
+            _eboard_status(service, hub, connection, command_id, body)
         elif kind == "issue-board-key":
             await _issue_board_key(service, connection, command_id, body, origin)
         else:
@@ -473,6 +485,27 @@ def _board_status(
         return
     hub.board_status(connection, status.battery, status.charging)
     hub.refresh_boards(connection.playoff_id)
+    seq = service.playoff(connection.playoff_id).seq
+    connection.send(encode("ack", seq, {"seqs": []}, id=command_id))
+
+
+def _eboard_status(
+    service: Service, hub: Hub, connection: Connection, command_id: str, body: Any
+) -> None:
+    """An e-board's state and battery from its forwarder: kept in memory for the
+    consoles, never logged; answered with an ack."""
+    try:
+        status = EboardStatus.model_validate(body)
+        status.check(connection.role)
+    except ValidationError as exc:
+        _refuse(service, connection, "bad-command", validation_words(exc, tagged=True),
+                command_id)
+        return
+    except PlayoffError as exc:
+        _refuse(service, connection, "forbidden", exc.reason, command_id)
+        return
+    if hub.eboard_status(connection.playoff_id, status.serial, status.state, status.battery):
+        hub.refresh_boards(connection.playoff_id)
     seq = service.playoff(connection.playoff_id).seq
     connection.send(encode("ack", seq, {"seqs": []}, id=command_id))
 

@@ -21,6 +21,9 @@ class Role(StrEnum):
     BOARD = "board"
     """A board clock's key: one match of one play-off (its clock, the call for the
     arbiter, and reading its board)."""
+    BROADCAST = "broadcast"
+    """A broadcast key: reads the broadcast feed of the event's play-offs, nothing else
+    (a platform polls a URL, the key in its query)."""
 
     def may(self, action: Action) -> bool:
         """Whether this role may do ``action`` (:data:`PERMISSIONS`)."""
@@ -42,6 +45,7 @@ class Action(StrEnum):
     ISSUE_TOKENS = "issue-tokens"
     PRESS = "press"
     ISSUE_BOARD_KEYS = "issue-board-keys"
+    BROADCAST = "broadcast"
 
 
 PERMISSIONS: dict[Action, frozenset[Role]] = {
@@ -54,6 +58,7 @@ PERMISSIONS: dict[Action, frozenset[Role]] = {
     Action.ISSUE_TOKENS: frozenset({Role.CHIEF}),
     Action.PRESS: frozenset({Role.CHIEF, Role.ARBITER, Role.BOARD}),
     Action.ISSUE_BOARD_KEYS: frozenset({Role.CHIEF, Role.ARBITER}),
+    Action.BROADCAST: frozenset({Role.CHIEF, Role.ARBITER, Role.BROADCAST}),
 }
 """Who may do what: the one table the routes, the websocket and the commands enforce
 (``docs/protocol.md``, "Roles", is this table in words; a test holds them equal)."""
@@ -68,12 +73,13 @@ ACTION_WORDS: dict[Action, str] = {
         "deadline, shorten or restore the time control, show the watch in the hall"
     ),
     Action.CREATE: "build the play-off or extra boards, and record the event's results",
-    Action.ISSUE_TOKENS: "issue arbiter tokens and display keys",
+    Action.ISSUE_TOKENS: "issue arbiter tokens, display keys and broadcast keys",
     Action.PRESS: (
         "press the clock of a running game, call the arbiter to a board, and say a board's "
         "battery (a board key: its own match only)"
     ),
     Action.ISSUE_BOARD_KEYS: "issue board keys, one per board of a match",
+    Action.BROADCAST: "read the broadcast feed: the play-off's games as PGN, with clocks and moves",
 }
 
 
@@ -86,6 +92,8 @@ def not_permitted(role: Role, what: str) -> str:
             "a board key only presses its board's clock and calls the arbiter: "
             f"it may not {what}"
         )
+    if role is Role.BROADCAST:
+        return f"a broadcast key only reads the broadcast feed: it may not {what}"
     return f"only the chief arbiter may {what}"
 
 

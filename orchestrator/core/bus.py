@@ -98,6 +98,13 @@ class SharedBus(Bus, Protocol):
         """From now on, fold what the other workers log into ``service``."""
         ...
 
+    on_board: Callable[[str, str, int, Any], None] | None
+    """Told (worker, play-off, match, its word) of a board another worker holds."""
+
+    def share_board(self, playoff_id: str, match: int, news: Any) -> None:
+        """Tell the other workers how this one hears a board it holds (never logged)."""
+        ...
+
     async def aclose(self) -> None: ...
 
 

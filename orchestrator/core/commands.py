@@ -41,9 +41,8 @@ from orchestrator.core import schedule
 from orchestrator.core.auth import ACTION_WORDS, Action, Role, not_permitted
 from orchestrator.core.events import (
     ArmageddonColoursChosen,
+    BoardClock,
     BoardOutage,
-    BoardScoreCorrected,
-    BoardScored,
     ClockAdjusted,
     ClockPaused,
     ClockPressed,
@@ -61,7 +60,6 @@ from orchestrator.core.events import (
     ResultCorrected,
     ResultRecorded,
     Stamp,
-    StanzaAdvanced,
     StartMoved,
     TimeControlRestored,
     TimeControlShortened,
@@ -84,6 +82,7 @@ from playoff_formats.timecontrol import TimeControl
 __all__ = [
     "AdjustClock",
     "Applied",
+    "BoardFlag",
     "BoardStatus",
     "ChooseArmageddonColours",
     "Command",
@@ -91,15 +90,18 @@ __all__ = [
     "Context",
     "CorrectResult",
     "DrawLots",
+    "EboardStatus",
     "EventCommandBase",
     "FallFlag",
     "FireTransition",
     "IssueBoardKey",
+    "MapEboard",
     "MoveStart",
     "OutageRefused",
     "PauseClock",
     "Postpone",
     "PressClock",
+    "ReadPosition",
     "RecordGameResult",
     "RecordResult",
     "RestoreTimeControl",
@@ -226,6 +228,9 @@ class CommandBase(_Permitted, BaseModel):
 
     type: str
     route: ClassVar[Route | None] = None
+    repeats: ClassVar[bool] = False
+    """Sent again and again with nothing new (a board saying what it shows): deciding
+    no event is an answer, not a refusal."""
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         raise NotImplementedError
@@ -318,6 +323,9 @@ class PressClock(_GameCommand):
     stamp_ms: int | None = Field(default=None, ge=0, description="A board's instant of it")
     queued: StrictBool = Field(default=False, description="Held by a board through an outage")
     held: int | None = Field(default=None, ge=1, le=10_000, description="Presses a board holds")
+    board_clock: BoardClock | None = Field(
+        default=None, description="The board's own clock after the press (a DGT clock)"
+    )
 
     @model_serializer(mode="wrap")
     def _unstamped(self, handler: Any) -> Any:  # a console's press reads as before boards
@@ -352,6 +360,7 @@ class PressClock(_GameCommand):
             match=self.match, game=self.game, side=self.side, move=move, at_ms=charge.at_ms,
             stamp_ms=self.stamp_ms, charged=charge.charged if self.stamp_ms is not None else None,
             why=charge.why.words() if charge.why is not None else None,
+            board_clock=self.board_clock,
         )]
 
 
@@ -755,64 +764,6 @@ class FireTransition(CommandBase):
         )]
 
 
-# --------------------------------------------------------------------------- bridge
-
-
-class ScoreBoard(CommandBase):
-    """A bridge extra board's North-South score at one table. When it completes a
-    stanza, the stanza's outcome follows: decided, or the next stanza (EBU 143.2.1)."""
-
-    type: Literal["board-score"] = "board-score"
-    route = Route("POST", "/board-scores", "A bridge extra board's score at one table")
-    stanza: int = Field(ge=1, le=1000)
-    board: int = Field(ge=1, le=1000)
-    table: Literal[1, 2]
-    ns_score: int = Field(
-        ge=-10_000, le=10_000, description="The North-South score at that table, signed"
-    )
-
-    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        scored = BoardScored(
-            stanza=self.stanza, board=self.board, table=self.table, ns_score=self.ns_score
-        )
-        after = state.extra_boards.record(self.stanza, self.board, self.table, self.ns_score)
-        follow = StanzaAdvanced.after(after)
-        return [scored] if follow is None else [scored, follow]
-
-
-class CorrectBoardScore(CommandBase):
-    """The chief arbiter corrects a bridge extra board's score at one table, giving
-    the reason. The contest follows the corrected score from its first stanza; a
-    correction that voids scores entered, or the match's winner, is refused until
-    it is sent again with ``confirm``."""
-
-    type: Literal["board-score-correct"] = "board-score-correct"
-    action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "correct a board's score"
-    route = Route("PUT", "/board-scores", "Correct a bridge extra board's score at one table")
-    stanza: int = Field(ge=1, le=1000)
-    board: int = Field(ge=1, le=1000)
-    table: Literal[1, 2]
-    ns_score: int = Field(
-        ge=-10_000, le=10_000, description="The corrected North-South score at that table"
-    )
-    reason: Reason
-    confirm: StrictBool = Field(
-        default=False, description="Confirms a correction that voids scores or the winner"
-    )
-
-    def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
-        corrected = BoardScoreCorrected.of(
-            state, self.stanza, self.board, self.table, self.ns_score, self.reason
-        )
-        if corrected.voids and not self.confirm:
-            raise PlayoffError(
-                f"this correction voids {corrected.consequences(state.names)}: send it again "
-                "with confirm to go ahead"
-            )
-        return [corrected]
-
-
 from orchestrator.core.boardcommands import (  # noqa: E402 (built on the bases above)
     BoardStatus,
     CallArbiter,
@@ -822,8 +773,18 @@ from orchestrator.core.boardcommands import (  # noqa: E402 (built on the bases 
     SetBoardSides,
     check_board,
 )
+from orchestrator.core.bridgecommands import (  # noqa: E402 (built on the bases above)
+    CorrectBoardScore,
+    ScoreBoard,
+)
+from orchestrator.core.eboardcommands import (  # noqa: E402 (built on the bases above)
+    BoardFlag,
+    EboardStatus,
+    MapEboard,
+    ReadPosition,
+)
 
-_BOARD_ONLY = frozenset({"stamp_ms", "queued", "held"})
+_BOARD_ONLY = frozenset({"stamp_ms", "queued", "held", "board_clock"})
 Command = Annotated[
     StartGame
     | PressClock
@@ -844,7 +805,10 @@ Command = Annotated[
     | CorrectBoardScore
     | CallArbiter
     | SetBoardSides
-    | GivePenalty,
+    | GivePenalty
+    | ReadPosition
+    | BoardFlag
+    | MapEboard,
     Field(discriminator="type"),
 ]
 """Every command an arbiter may send (the server's own, flags and timed

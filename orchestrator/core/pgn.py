@@ -1,4 +1,4 @@
-"""The play-off games as PGN: headers and results (the moves are not recorded here).
+"""The play-off games as PGN: headers, results, and the moves an e-board gave.
 
 Every text that people wrote (names, the event's name, an organiser's stage and
 decider names and rules) is written as the PGN standard allows, so that no text can
@@ -22,12 +22,12 @@ import io
 
 import chess.pgn
 
-from orchestrator.core.state import PlayoffState
-from playoff_formats.model import Result, is_control
+from orchestrator.core.state import GameKey, PlayoffState
+from playoff_formats.model import Colour, Result, is_control
 from playoff_formats.playoff import GameKind
 from playoff_formats.timecontrol import TimeControl
 
-_PGN_RESULT = {
+PGN_RESULT = {
     Result.WHITE_WINS: "1-0",
     Result.BLACK_WINS: "0-1",
     Result.DRAW: "1/2-1/2",
@@ -65,8 +65,22 @@ DECIDER_TAG = "Armageddon"
 """The tag that states an Armageddon's draw odds, whatever the decider is called."""
 
 
+def _moves(pgn: chess.pgn.Game, state: PlayoffState, key: GameKey) -> None:
+    """The moves read from the game's e-board, each with ``[%clk]``: the mover's time
+    after it, whole seconds (the board's own clock where it sent one)."""
+    times = state.times.get(key, {})
+    node: chess.pgn.GameNode = pgn
+    for ply, move in enumerate(state.moves.get(key, ()), start=1):
+        node = node.add_variation(chess.Move.from_uci(move.uci))
+        side = Colour.WHITE if ply % 2 else Colour.BLACK
+        left = times.get((side, (ply + 1) // 2))
+        if left is not None:
+            node.set_clock(left // 1000)
+
+
 def playoff_pgn(state: PlayoffState, event_name: str) -> str:
-    """Every game that has a result, in match and game order."""
+    """Every game that has a result, in match and game order, with its moves where an
+    e-board gave them."""
     out = io.StringIO()
     playoff = state.chess
     for game in sorted(playoff.games, key=lambda g: (g.match, g.number)):
@@ -83,7 +97,7 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         tags["Round"] = f"{match.round}.{match.id}.{game.number}"
         tags["White"] = tag_value(state.names.get(game.white, game.white))
         tags["Black"] = tag_value(state.names.get(game.black, game.black))
-        tags["Result"] = _PGN_RESULT[game.result]
+        tags["Result"] = PGN_RESULT[game.result]
         if tc is not None:
             tags["TimeControl"] = _pgn_time_control(tc)
             tags["PlayoffTimeControl"] = tag_value(str(tc))
@@ -106,5 +120,6 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
             g.number for g in playoff.games_of(match.id) if g.result is not None
         ):
             pgn.comment = comment_text(decision.describe(state.names))
+        _moves(pgn, state, (game.match, game.number))
         print(pgn, file=out, end="\n\n")
     return out.getvalue()

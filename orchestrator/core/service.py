@@ -117,6 +117,15 @@ def typed(stored: StoredEvent) -> Logged:
     return Logged(parse_playoff_event(stored.type, stored.data), stamp_of(stored))
 
 
+
+class _Unchanged(Exception):
+    """A command that repeats what is known (:attr:`CommandBase.repeats`): answered
+    with no event, nothing logged."""
+
+    def __init__(self, state: PlayoffState) -> None:
+        super().__init__("nothing new")
+        self.state = state
+
 class Service:
     """Events and play-offs, their tokens, and the commands that change them."""
 
@@ -830,6 +839,8 @@ class Service:
             except (PlayoffError, ValidationError) as exc:
                 raise refusal_of(exc, state.names) from None
             if not applied:
+                if command.repeats:
+                    raise _Unchanged(state)
                 raise Conflict("this command changes nothing")
             trial = applied[-1].after
             events = tuple(a.event for a in applied)
@@ -854,6 +865,8 @@ class Service:
                 ),
                 None,
             )
+        except _Unchanged as unchanged:  # nothing new, nothing logged: answered so
+            return Outcome(unchanged.state, (), ())
         except Conflict:
             # A refusal the consoles must hear of (a board back from too long an
             # outage): its alert is logged, and the command still refused.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from orchestrator.core.auth import TokenRecord
 from playoff_formats.clock import Clock
@@ -105,6 +105,13 @@ class ArbiterChange:
     """One of :data:`~orchestrator.core.events.ARBITER_CHANGE_EVENTS`."""
 
 
+class Move(NamedTuple):
+    """A move read from an e-board: UCI (``e2e4``, ``e7e8q``) and SAN (``e4``)."""
+
+    uci: str
+    san: str
+
+
 @dataclass(frozen=True, slots=True)
 class PlayoffState:
     """One play-off: its bracket and results, its clocks, and what the schedule needs."""
@@ -139,6 +146,19 @@ class PlayoffState:
     outages: dict[GameKey, tuple[int, int]] = field(default_factory=dict)
     """Games whose board came back from an outage longer than allowed: since when
     (server ms) and the presses it held; until an arbiter sets the clock."""
+    moves: dict[GameKey, tuple[Move, ...]] = field(default_factory=dict)
+    """The moves read from each game's e-board, in order."""
+    times: dict[GameKey, dict[tuple[Colour, int], int]] = field(default_factory=dict)
+    """Each game's time left to the mover after each press, by (side, move): the
+    board's clock where it sent its reading (a DGT clock), else the service's."""
+    clock_gaps: dict[GameKey, tuple[Colour, int]] = field(default_factory=dict)
+    """Games whose board's clock and the service's last differed by more than the
+    allowance after a press: the side, and the board's minus the service's (ms)."""
+    unread: dict[int, str] = field(default_factory=dict)
+    """Matches whose e-board settled on a position no legal move reaches: its piece
+    placement, until the next position read."""
+    eboards: dict[str, int] = field(default_factory=dict)
+    """Which e-board (by serial number) plays which match."""
 
     @property
     def chess(self) -> Playoff:

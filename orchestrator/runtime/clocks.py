@@ -61,22 +61,40 @@ class _Timer:
     before it may still arrive."""
 
 
-BoardSeen = Callable[[str, int], tuple[bool, int | None]]
-"""Whether a board of (play-off, match) is connected now, and when it was last heard."""
+@dataclass(frozen=True, slots=True)
+class BoardHeard:
+    """A board of one match, as this worker hears it."""
+
+    online: bool
+    """Connected now."""
+    heard_ms: int | None
+    """When a frame of it last arrived (None: never)."""
+    through_ms: int | None = None
+    """It has sent every press it stamped before this instant (None: it never said)."""
+
+
+BoardSeen = Callable[[str, int], BoardHeard]
+"""How the board of (play-off, match) is heard."""
 
 
 def flag_logged_at(
-    flag_at_ms: int, now_ms: int, online: bool, heard_ms: int | None,
-    allowances: Allowances = ALLOWANCES,
+    flag_at_ms: int, now_ms: int, board: BoardHeard, allowances: Allowances = ALLOWANCES,
 ) -> int:
     """When a flag falling at ``flag_at_ms`` is logged.
 
-    Without a board heard within the outage allowance, at its instant. With one
+    Without a board heard within the outage allowance, at its instant. With a board
+    that has said it sent every press stamped before the flag instant (its page says
+    so when its own clock shows the flag, and on coming back on line), at its instant
+    too: nothing stamped before it is still on its way. Otherwise, with the board
     connected, after the lag allowance: a press stamped before the flag may still be
-    on its way. With one heard but offline now, after the outage allowance: it may
-    come back with presses it queued (docs/policies.md, "The flag wait")."""
+    on its way; with it heard but offline now, after the outage allowance: it may come
+    back with presses it queued (docs/policies.md, "The flag wait")."""
+    heard_ms = board.heard_ms
     if heard_ms is None or now_ms - heard_ms > allowances.outage_ms:
         return flag_at_ms
+    if board.through_ms is not None and board.through_ms >= flag_at_ms:
+        return flag_at_ms
+    online = board.online
     if online:
         return flag_at_ms + allowances.lag_ms
     return max(flag_at_ms, heard_ms) + allowances.outage_ms
@@ -97,8 +115,24 @@ class FlagTimers:
     def fire_at(self, playoff_id: str, key: GameKey, flag_at: int) -> int:
         if self.board is None:
             return flag_at
-        online, heard = self.board(playoff_id, key[0])
-        return flag_logged_at(flag_at, self.time.server_ms(), online, heard)
+        return flag_logged_at(flag_at, self.time.server_ms(), self.board(playoff_id, key[0]))
+
+    def board_through(self, playoff_id: str, match: int) -> None:
+        """A board of ``match`` has sent its presses up to an instant: a flag of its
+        game waiting for them falls now if they cannot change it."""
+        if not self.active:
+            return
+        for (timer_playoff, key), timer in list(self._timers.items()):
+            if timer_playoff != playoff_id or key[0] != match:
+                continue
+            fire_at = self.fire_at(playoff_id, key, timer.flag_at_ms)
+            if fire_at < timer.fire_at_ms:
+                if timer.handle is not None:
+                    timer.handle.cancel()
+                self._timers[(playoff_id, key)] = _Timer(
+                    timer.flag_at_ms, self._arm(playoff_id, key, timer.flag_at_ms, fire_at),
+                    fire_at,
+                )
 
     async def on_published(self, message: Published) -> None:
         self.sync(message.state)

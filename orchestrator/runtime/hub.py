@@ -30,13 +30,22 @@ from orchestrator.core.auth import Role
 from orchestrator.core.bus import Published
 from orchestrator.core.state import PlayoffState
 from orchestrator.core.timesource import TimeSource
+from orchestrator.runtime.boards import (
+    SHARE_EVERY_MS,
+    BoardNews,
+    Presence,
+    RemoteBoards,
+    ShareBoard,
+    latest,
+)
 from orchestrator.views import ViewContext, arbiter_view, clock_view, hall_view, playoff_view
 from orchestrator.views.board import board_view
-from orchestrator.views.context import BoardPresence
+from orchestrator.views.context import BoardPresence, EboardPresence
 from playoff_formats.errors import PlayoffError
 from playoff_formats.placings import Awards, final_placings
 from playoff_formats.playoff import champion
 from playoff_formats.schedule import Plan
+from playoff_formats.stamps import ALLOWANCES
 
 if TYPE_CHECKING:
     from orchestrator.core.service import Service
@@ -348,6 +357,13 @@ class Hub:
     """New connections one address may open a second, once its burst is spent."""
     openings_burst: int = 50
     """New connections one address may open at once (a hall's screens reconnecting)."""
+    on_board_through: Callable[[str, int], None] | None = None
+    """Told (play-off, match) when a board says it has sent every press up to an
+    instant: a flag waiting for that board's presses may fall now."""
+    share_board: ShareBoard | None = None
+    """Several workers: how this one tells the others of the boards it holds."""
+    remote: RemoteBoards = field(default_factory=RemoteBoards)
+    """What the other workers told of the boards they hold."""
     _openings: dict[str, tuple[float, float]] = field(default_factory=dict)
     rooms: dict[str, set[Connection]] = field(default_factory=dict)
     _per_address: Counter[str] = field(default_factory=Counter)
@@ -357,40 +373,126 @@ class Hub:
     _recent: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
     _since: dict[str, list[str]] = field(default_factory=dict)
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
-    _presence: dict[tuple[str, int], _Presence] = field(default_factory=dict)
+    _presence: dict[tuple[str, int], Presence] = field(default_factory=dict)
+    _eboards: dict[tuple[str, str], EboardPresence] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ board clocks
 
+    def _presence_of(self, connection: Connection) -> Presence | None:
+        if connection.board_match is None:
+            return None
+        return self._presence.setdefault(
+            (connection.playoff_id, connection.board_match), Presence()
+        )
+
     def heard(self, connection: Connection) -> None:
         """A frame came from a board's connection: it is online, heard now."""
-        if connection.board_match is None:
-            return
-        presence = self._presence.setdefault(
-            (connection.playoff_id, connection.board_match), _Presence()
-        )
-        presence.last_heard_ms = self.time.server_ms()
+        presence = self._presence_of(connection)
+        if presence is not None:
+            presence.last_heard_ms = self.time.server_ms()
+            self._share(connection.playoff_id, connection.board_match)
 
     def board_status(
         self, connection: Connection, battery: float | None, charging: bool | None
     ) -> None:
         """A board told its battery (``board-status``): kept in memory, never logged."""
-        self.heard(connection)
-        if connection.board_match is not None:
-            presence = self._presence[(connection.playoff_id, connection.board_match)]
+        presence = self._presence_of(connection)
+        if presence is not None:
             presence.battery, presence.charging = battery, charging
+            self.heard(connection)
 
-    def board_online(self, playoff_id: str, match: int) -> bool:
+    def board_through(self, connection: Connection, through_ms: int) -> None:
+        """A board says it has sent every press it stamped before ``through_ms``: the
+        frames of one connection arrive in order, so none of them is still on its way.
+        A stamp ahead of the server's time by more than the future allowance is the
+        board's offset's error: taken as that far ahead."""
+        presence = self._presence_of(connection)
+        if presence is None or connection.board_match is None:
+            return
+        through_ms = min(through_ms, self.time.server_ms() + ALLOWANCES.future_ms)
+        if presence.through_ms is not None and through_ms <= presence.through_ms:
+            return
+        presence.through_ms = through_ms
+        self._share(connection.playoff_id, connection.board_match)
+        if self.on_board_through is not None:
+            self.on_board_through(connection.playoff_id, connection.board_match)
+
+    def eboard_status(
+        self, playoff_id: str, serial: str, state: str | None, battery: str | None
+    ) -> bool:
+        """An e-board's state and battery as its forwarder reports them: kept in memory,
+        never logged. True when the consoles should hear of it (a change of state or
+        battery, or a board not reported for a while)."""
+        now = self.time.server_ms()
+        before = self._eboards.get((playoff_id, serial))
+        self._eboards[(playoff_id, serial)] = EboardPresence(serial, state, battery, now)
+        return before is None or (before.state, before.battery) != (state, battery) or (
+            now - before.last_heard_ms > 20_000
+        )
+
+    def eboards(self, playoff_id: str) -> tuple[EboardPresence, ...]:
+        return tuple(
+            presence for (pid, _), presence in sorted(self._eboards.items()) if pid == playoff_id
+        )
+
+    def board_left(self, connection: Connection) -> None:
+        """A board's connection ended: the other workers hear of it at once."""
+        if connection.board_match is not None:
+            self._share(connection.playoff_id, connection.board_match)
+
+    def _share(self, playoff_id: str, match: int | None) -> None:
+        """Tell the other workers how this one hears the board, when it changed (or
+        every :data:`SHARE_EVERY_MS` while it is heard)."""
+        if self.share_board is None or match is None:
+            return
+        presence = self._presence.get((playoff_id, match))
+        if presence is None:
+            return
+        news = BoardNews(
+            self._local_online(playoff_id, match), presence.last_heard_ms,
+            presence.through_ms, presence.battery, presence.charging,
+        )
+        before = presence.shared
+        if before is not None and (before.online, before.through_ms, before.battery) == (
+            news.online, news.through_ms, news.battery
+        ) and (news.heard_ms or 0) - (before.heard_ms or 0) < SHARE_EVERY_MS:
+            return
+        presence.shared = news
+        self.share_board(playoff_id, match, news)
+
+    def board_news(self, worker: str, playoff_id: str, match: int, news: BoardNews) -> None:
+        """Another worker's word on a board it holds (its connection is there)."""
+        if self.remote.told(worker, playoff_id, match, news) and self.on_board_through:
+            self.on_board_through(playoff_id, match)
+
+    def board_through_ms(self, playoff_id: str, match: int) -> int | None:
+        """The instant up to which a board of ``match`` has sent every press it made,
+        as this worker or another heard it."""
+        presence = self._presence.get((playoff_id, match))
+        return latest(presence.through_ms if presence is not None else None,
+                      self.remote.through_ms(playoff_id, match))
+
+    def _local_online(self, playoff_id: str, match: int) -> bool:
         return any(
             c.board_match == match and not c.closed for c in self.rooms.get(playoff_id, ())
         )
 
+    def board_online(self, playoff_id: str, match: int) -> bool:
+        """A board of ``match`` is connected, to this worker or (as another says) to it."""
+        return self._local_online(playoff_id, match) or self.remote.online(
+            playoff_id, match, self.time.server_ms()
+        )
+
     def board_heard_ms(self, playoff_id: str, match: int) -> int | None:
-        """When a board of ``match`` was last heard by this worker (None: never)."""
+        """When a board of ``match`` was last heard, by this worker or another (None:
+        never)."""
         presence = self._presence.get((playoff_id, match))
-        return presence.last_heard_ms if presence is not None else None
+        return latest(presence.last_heard_ms if presence is not None else None,
+                      self.remote.heard_ms(playoff_id, match))
 
     def presences(self, state: PlayoffState) -> tuple[BoardPresence, ...]:
-        """Each match of ``state`` with a board key issued, as heard here."""
+        """Each match of ``state`` with a board key issued, as heard here or by the
+        worker that holds its board."""
         try:
             tokens = self.service.event(state.event_id).tokens
         except Exception:  # the event left aside: no boards to show
@@ -401,11 +503,15 @@ class Hub:
         })
         rows = []
         for match in matches:
-            presence = self._presence.get((state.id, match), _Presence())
+            presence = self._presence.get((state.id, match), Presence())
+            heard = presence.last_heard_ms
+            battery, charging = presence.battery, presence.charging
+            remote = self.remote.last(state.id, match)
+            if remote is not None and (heard is None or (remote.heard_ms or 0) > heard):
+                heard, battery, charging = remote.heard_ms, remote.battery, remote.charging
             rows.append(BoardPresence(
                 match=match, online=self.board_online(state.id, match),
-                last_heard_ms=presence.last_heard_ms, battery=presence.battery,
-                charging=presence.charging,
+                last_heard_ms=heard, battery=battery, charging=charging,
             ))
         return tuple(rows)
 
@@ -470,6 +576,7 @@ class Hub:
             previous_plan=cached.plan if cached is not None else None,
             since=tuple(self._since.get(state.id, ())),
             boards=self.presences(state),
+            eboards=self.eboards(state.id),
         )
 
     def views(self, state: PlayoffState, *, force: bool = False) -> _RoomViews:
@@ -722,14 +829,6 @@ class Hub:
         closings = [self._shut(c, code, reason) for c in connections]
         await asyncio.gather(*(closing for closing in closings if closing is not None))
 
-
-@dataclass(slots=True)
-class _Presence:
-    """What a board's connection last told."""
-
-    last_heard_ms: int | None = None
-    battery: float | None = None
-    charging: bool | None = None
 
 
 def _earliest(*instants: int | None) -> int | None:

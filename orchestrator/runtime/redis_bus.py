@@ -31,7 +31,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from orchestrator.core.bus import InProcessBus
+from orchestrator.runtime.boards import BoardNews
 from orchestrator.store import (
     AppendRequest,
     AsyncEventLog,
@@ -101,6 +102,8 @@ class RedisBus(InProcessBus):
         self._unsent: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._service: Service | None = None
+        self.on_board: Callable[[str, str, int, BoardNews], None] | None = None
+        """Told (worker, play-off, match, news) of a board another worker holds."""
 
     # ----------------------------------------------------------------- announcing
 
@@ -120,6 +123,20 @@ class RedisBus(InProcessBus):
             streams, _ = self._outbox.get_nowait()
             self._unsent.update(streams.split("\0"))
         self._outbox.put_nowait(("\0".join(sorted({e.stream for e in stored})), payload))
+
+    def share_board(self, playoff_id: str, match: int, news: BoardNews) -> None:
+        """Queue this worker's word on a board it holds for the other workers (behind
+        the commits already queued: a board's presses reach the others before its word
+        that it sent them). Never logged, never waits; lost with Redis down, when the
+        others' word on it goes stale (:data:`~orchestrator.runtime.boards.FRESH_MS`)."""
+        if self._outbox is None:
+            return
+        payload = json.dumps({"w": self.worker, "b": [
+            playoff_id, match, news.online, news.heard_ms, news.through_ms, news.battery,
+            news.charging,
+        ]}, separators=(",", ":")).encode()
+        if self._outbox.qsize() < MAX_UNSENT:
+            self._outbox.put_nowait(("", payload))
 
     async def _send(self) -> None:
         """One task sends every announcement, in order: the channel gets a worker's
@@ -145,12 +162,13 @@ class RedisBus(InProcessBus):
                         for _, payload in batch:
                             pipe.publish(self.channel, payload)
                         await pipe.execute()
-                self.announced += len(batch)
+                self.announced += sum(1 for streams, _ in batch if streams)
             except (RedisError, OSError) as exc:
                 log.warning("announcements not sent (%s): their streams will be named "
                             "once Redis answers", exc)
                 for streams, _ in batch:
-                    self._unsent.update(streams.split("\0"))
+                    if streams:  # a board's word is not a commit: nothing to name
+                        self._unsent.update(streams.split("\0"))
                 await asyncio.sleep(self.reconnect_s)
 
     # ----------------------------------------------------------------- following
@@ -214,6 +232,9 @@ class RedisBus(InProcessBus):
         message = json.loads(data)
         if message.get("w") == self.worker:
             return  # this worker's own commit: its state has it already
+        if "b" in message:
+            self._board(str(message.get("w")), message["b"])
+            return
         self.received += 1
         by_stream: dict[str, list[StoredEvent]] = {}
         for row in message.get("e", ()):
@@ -229,6 +250,18 @@ class RedisBus(InProcessBus):
                 raise
             except Exception:  # one play-off that does not fold never stops the others
                 log.exception("%s: the announced events do not fold", stream)
+
+    def _board(self, worker: str, row: list[Any]) -> None:
+        if self.on_board is None:
+            return
+        try:
+            playoff_id, match, online, heard, through, battery, charging = row
+            news = BoardNews(bool(online), _instant(heard), _instant(through),
+                             float(battery) if battery is not None else None,
+                             bool(charging) if charging is not None else None)
+            self.on_board(worker, str(playoff_id), int(match), news)
+        except (TypeError, ValueError):
+            log.warning("a board's word from worker %s could not be read: %r", worker, row)
 
     async def _read_log(self, service: Service) -> None:
         self.read_from_log += 1
@@ -257,6 +290,10 @@ class RedisBus(InProcessBus):
         if client is not None:
             with contextlib.suppress(Exception):
                 await client.aclose()
+
+
+def _instant(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def _event(e: StoredEvent) -> list[Any]:

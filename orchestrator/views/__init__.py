@@ -33,10 +33,10 @@ from orchestrator.views.playoff import (
 
 def view_schemas() -> dict[str, dict[str, Any]]:
     """The JSON Schemas of the views sent as view frames, by ``view`` kind."""
-    from orchestrator.views import arbiter, hall
+    from orchestrator.views import arbiter, board, hall
 
     schemas: dict[str, dict[str, Any]] = {}
-    for kind, module in (("hall", hall), ("arbiter", arbiter)):
+    for kind, module in (("hall", hall), ("arbiter", arbiter), ("board", board)):
         model = getattr(module, "VIEW_MODEL", None)
         schemas[kind] = model.model_json_schema() if model is not None else {"type": "object"}
     return schemas

@@ -11,7 +11,7 @@ from orchestrator.core.state import PlayoffState
 from playoff_formats.placings import Awards
 from playoff_formats.schedule import Plan
 
-__all__ = ["BoardPresence", "ViewContext"]
+__all__ = ["BoardPresence", "EboardPresence", "ViewContext"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,17 @@ class BoardPresence:
     last_heard_ms: int | None = None
     battery: float | None = None
     charging: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EboardPresence:
+    """An e-board as its forwarder last reported it (LiveChess's state and battery),
+    in memory of the worker that heard it, never logged."""
+
+    serial: str
+    state: str | None
+    battery: str | None
+    last_heard_ms: int
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,8 @@ class ViewContext:
     boards: tuple[BoardPresence, ...] = ()
     """The board clocks of the play-off: each match with a board key issued, and what
     is heard of it."""
+    eboards: tuple[EboardPresence, ...] = ()
+    """The e-boards whose status was reported for the play-off."""
 
     def command_context(self) -> Context:
         """A context to check commands against (:func:`orchestrator.core.commands.refusal`):

@@ -13,6 +13,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection
 
 from orchestrator.core.timesource import ManualTime
+from orchestrator.views import view_schemas
+from orchestrator.views.board import BoardView
 from tests.support.server import RunningServer
 from tests.support.ws import Setup, cmd, make_playoff, ok, raw_frames, raw_hello, served
 
@@ -78,6 +80,10 @@ async def test_a_board_key_is_minted_with_its_link_and_qr_code(tmp_path: Path) -
         assert view["view"] == "board" and view["match"] == 1
         assert view["left"] == "white" and view["status"] == "waiting"
         assert view["allowance"] == {"lag_ms": 1500, "outage_ms": 60000}
+        # The view is the documented one (`playoff schema --frames` prints its schema).
+        assert BoardView.model_validate(view).model_dump(mode="json") == view
+        schema = view_schemas()["board"]
+        assert set(view) == set(schema["properties"])
         refused = command(setup, key, type="press", match=1, game=1, side="white")
         assert refused.status_code == 403
         assert "only from its board clock page" in refused.json()["detail"]
@@ -174,6 +180,38 @@ async def test_a_press_stamped_before_the_flag_counts_and_a_flag_waits(tmp_path:
         assert [(f["data"]["side"], f["data"]["at_ms"]) for f in flags] == [
             ("black", black_flag)
         ]
+        await ws.close()
+
+
+async def test_a_board_that_has_sent_its_presses_through_the_flag_lets_it_fall_at_once(
+    tmp_path: Path,
+) -> None:
+    """A board's ping says up to when it has sent every press (``through_ms``): the
+    frames of one connection arrive in order, so past the flag's instant nothing that
+    could beat it is still coming, and the flag is logged without the lag's wait."""
+    clock = ManualTime()
+    async with served(tmp_path / "log.db", clock) as server:
+        setup = make_playoff(server)
+        key = board_key(setup)["token"]
+        ws, _ = await raw_hello(setup.ws_url, key)
+        setup.post("/1/games/1/start")
+        left = 1_000
+        assert command(setup, setup.arbiter, type="adjust", match=1, game=1, side="white",
+                       delta_ms=left - G25, reason="a short test").status_code == 201
+        flag_at = clock.server_ms() + left
+        # Said before the flag: a press may still follow, the flag waits.
+        await ws.send(json.dumps({"t": "ping", "id": "p1", "through_ms": flag_at - 10}))
+        (pong,) = [f for f in await raw_frames(ws, lambda f: f["t"] == "pong")
+                   if f["t"] == "pong"]
+        assert pong["id"] == "p1"  # the page times its own round trip with it
+        clock.advance(left + 5)
+        assert await fire_due(server) == 0
+        # Said through the flag's instant: it falls at once, at its instant.
+        await ws.send(json.dumps({"t": "ping", "id": "p2", "through_ms": flag_at + 2}))
+        frames = await raw_frames(
+            ws, lambda f: f["t"] == "event" and f["d"]["type"] == "flag-fell")
+        (flag,) = events(frames, "flag-fell")  # no time passed on the service's clock
+        assert flag["data"]["side"] == "white" and flag["data"]["at_ms"] == flag_at
         await ws.close()
 
 

@@ -61,7 +61,7 @@ def test_the_schemas_name_every_logged_event_and_every_command() -> None:
     assert commands <= set(json.dumps(frames["client_to_server"]).split('"'))
     sent = set(frames["server_to_client"]["discriminator"]["mapping"])
     assert sent == {"welcome", "event", "snapshot", "view", "ack", "error", "ping", "pong"}
-    assert set(frames["views"]) == {"hall", "arbiter"}
+    assert set(frames["views"]) == {"hall", "arbiter", "board"}
 
 
 def test_every_frame_the_server_sends_follows_the_contract(tmp_path: Path) -> None:

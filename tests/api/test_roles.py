@@ -48,6 +48,9 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "penalty": {"match": 1, "game": 1, "offender": "white", "reason": "an illegal move"},
     "board-score-correct": {"stanza": 1, "board": 1, "table": 1, "ns_score": 100,
                             "reason": "a slip misread"},
+    "board-position": {"match": 1, "placement": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"},
+    "board-flag": {"match": 1, "side": "white"},
+    "map-eboard": {"serial": "23946", "match": 1},
 }
 """A valid payload of each command (what the state then says of it does not matter)."""
 
@@ -104,6 +107,8 @@ def routes(setup: Setup) -> list[tuple[str, str, dict[str, Any] | None, Action]]
         ("GET", f"{p}/placings", None, Action.READ),
         ("GET", f"{p}/jobs", None, Action.AUDIT),
         ("GET", f"{p}/events", None, Action.AUDIT),
+        ("GET", f"{p}/broadcast.pgn", None, Action.BROADCAST),
+        ("POST", f"{e}/tokens", {"role": "broadcast"}, Action.ISSUE_TOKENS),
     ]
     for command in client_commands():
         kind = command.model_fields["type"].default
@@ -137,8 +142,18 @@ def test_every_route_is_in_the_matrix(setup: Setup) -> None:
     assert tried | apart == declared
 
 
+def broadcast_key(setup: Setup) -> str:
+    with setup.server.client(setup.chief) as http:
+        key: str = http.post(f"/api/events/{setup.event_id}/tokens",
+                             json={"role": "broadcast"}).json()["token"]
+    return key
+
+
 def test_every_route_refuses_exactly_the_roles_the_table_refuses(setup: Setup) -> None:
-    tokens = {Role.CHIEF: setup.chief, Role.ARBITER: setup.arbiter, Role.DISPLAY: setup.displays[0]}
+    tokens = {Role.CHIEF: setup.chief, Role.ARBITER: setup.arbiter, Role.DISPLAY: setup.displays[0],
+              Role.BROADCAST: broadcast_key(setup)}
+    refusals = {Role.DISPLAY: "a display key is read-only",
+                Role.BROADCAST: "a broadcast key only reads the broadcast feed"}
     wrong: list[str] = []
     for method, path, body, action in routes(setup):
         for role, token in tokens.items():
@@ -149,9 +164,7 @@ def test_every_route_refuses_exactly_the_roles_the_table_refuses(setup: Setup) -
                 wrong.append(f"{role.value} {method} {path}: {answer.status_code} {answer.text}")
             if refused:
                 words = answer.json()["detail"]
-                expected = "a display key is read-only" if role is Role.DISPLAY else (
-                    "only the chief arbiter may"
-                )
+                expected = refusals.get(role, "only the chief arbiter may")
                 assert words.startswith(expected), words
     assert wrong == []
 
@@ -189,3 +202,15 @@ def test_the_matrix_is_not_empty(setup: Setup) -> None:
     assert actions == set(Action)
     assert all(any(not role.may(action) for action in Action) for role in (Role.ARBITER,
                                                                             Role.DISPLAY))
+
+
+async def test_a_broadcast_key_opens_no_websocket(setup: Setup) -> None:
+    server: RunningServer = setup.server
+    url = server.base_url.replace("http", "ws") + f"/ws/playoffs/{setup.playoff_id}"
+    try:
+        ws, _ = await raw_hello(url, broadcast_key(setup))
+    except AssertionError as refused:  # its error frame: the key's words
+        assert "a broadcast key only reads the broadcast feed" in str(refused)
+    else:
+        await ws.close()
+        raise AssertionError("a broadcast key opened a websocket")

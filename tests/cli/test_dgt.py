@@ -87,7 +87,12 @@ async def forwarding(
 
 
 def sent(forwarder: Forwarder, type_: str) -> list[dict[str, Any]]:
-    return [c for c in forwarder.sent if c["type"] == type_]
+    """The commands of ``type_`` the forwarder sent and the service took."""
+    return [c for c in forwarder.sent if c["type"] == type_ and "refused" not in c]
+
+
+def refused(forwarder: Forwarder, type_: str) -> list[str]:
+    return [c["refused"] for c in forwarder.sent if c["type"] == type_ and "refused" in c]
 
 
 async def stop(task: asyncio.Task[None]) -> None:
@@ -104,14 +109,18 @@ async def test_a_real_game_replayed_on_an_eboard_is_the_services_pgn(tmp_path: P
         setup = await asyncio.to_thread(make_playoff, server)
         lc.board("23946", clock=Clock(900, 900))
         lc.board("7425")
+        await asyncio.to_thread(setup.post, "/1/games/1/start")
         lines: list[str] = []
         forwarder, task = await forwarding(setup, lc.url, time, lines, mapping={"23946": 1})
         try:
-            await until(lambda: len(sent(forwarder, "eboard-status")) == 2, task)
+            # The board as it stands (the game's position: nothing to log) and both
+            # boards' status.
+            await until(lambda: len(sent(forwarder, "eboard-status")) == 2
+                        and len(sent(forwarder, "board-position")) == 1, task)
             assert sent(forwarder, "map-eboard")[0]["match"] == 1
+            assert sent(forwarder, "board-position")[0]["seqs"] == []
             assert "board 7425: not mapped to a match, not forwarded (map it with --map " \
                    "7425=MATCH)" in lines
-            await asyncio.to_thread(setup.post, "/1/games/1/start")
 
             async def pressed(ply: int) -> None:  # the next move once this press is in
                 await until(lambda: len(sent(forwarder, "press")) == ply, task)
@@ -142,3 +151,97 @@ async def test_a_real_game_replayed_on_an_eboard_is_the_services_pgn(tmp_path: P
     assert "match 1, game 1: 1. d4" in lines
     assert "match 1, game 1: 80... Kxb6" in lines
     assert not [line for line in lines if line.startswith("refused")]
+
+
+def after(*sans: str) -> str:
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    return board.board_fen()
+
+
+async def test_the_arbiter_maps_the_boards_and_the_dgt_clock_flags(tmp_path: Path) -> None:
+    time = ManualTime()
+    async with served(tmp_path / "log.db", time) as server, \
+            livechess_stand_in(time.server_ms) as lc:
+        setup = await asyncio.to_thread(make_playoff, server)
+        lc.board("23946", clock=Clock(300, 300))
+        lc.board("7425", battery="61%")
+        lines: list[str] = []
+        forwarder, task = await forwarding(setup, lc.url, time, lines)
+        playoff = f"/api/playoffs/{setup.playoff_id}"
+
+        def arbiter_view() -> dict[str, Any]:
+            with server.client(setup.arbiter) as http:
+                view: dict[str, Any] = http.get(f"{playoff}/view?kind=arbiter").json()
+            return view
+
+        def command(**body: Any) -> None:
+            with server.client(setup.arbiter) as http:
+                answer = http.post(f"{playoff}/commands", json=body)
+            assert answer.status_code == 201, answer.text
+
+        try:
+            await until(lambda: len(sent(forwarder, "eboard-status")) == 2, task)
+            for serial in ("23946", "7425"):
+                assert f"board {serial}: not mapped to a match, not forwarded (map it with " \
+                       f"--map {serial}=MATCH)" in lines
+            eboards = {e["serial"]: e for e in (await asyncio.to_thread(arbiter_view))["eboards"]}
+            assert eboards["7425"]["battery"] == "61%"
+            assert eboards["23946"]["state"] == "ACTIVE"
+            assert eboards["23946"]["heard"] and eboards["23946"]["match"] is None
+
+            # The arbiter puts a board on match 1 from the console: it is forwarded. No
+            # game is being played yet: the board's position is refused, said once
+            # however often the pieces are set up.
+            await asyncio.to_thread(command, type="map-eboard", serial="23946", match=1)
+            await until(lambda: "board 23946: forwarded to match 1" in lines, task)
+            await until(lambda: len(refused(forwarder, "board-position")) == 1, task)
+            await lc.play("23946", after("e4"))
+            await until(lambda: len(refused(forwarder, "board-position")) == 2, task)
+            await lc.play("23946", chess.STARTING_BOARD_FEN)
+            await until(lambda: len(refused(forwarder, "board-position")) == 3, task)
+            no_game = ("refused (board-position, board 23946, match 1): match 1 has no game "
+                       "being played: the board's moves wait for it")
+            assert lines.count(no_game) == 1, lines
+
+            # The game: 1. e4, pressed; then Black's time runs out on the DGT clock.
+            await asyncio.to_thread(setup.post, "/1/games/1/start")
+            await lc.play("23946", Clock(300, 300, True))
+            time.advance(4000)
+            await lc.play("23946", "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR", after("e4"))
+            time.advance(100)
+            await lc.play("23946", Clock(296, 300, False))
+            await until(lambda: "match 1, game 1: 1. e4" in lines, task)
+            time.advance(299_000)
+            await lc.play("23946", Clock(296, 1, False))
+            time.advance(1000)
+            flag_at = time.server_ms()
+            await lc.play("23946", Clock(296, 0, False))
+            await until(lambda: len(sent(forwarder, "board-flag")) == 1, task)
+            logged = setup.log(after=sent(forwarder, "board-flag")[0]["seqs"][0] - 1)
+            assert [(e["type"], e["data"].get("side"), e["data"].get("result"))
+                    for e in logged[:2]] == [("flag-fell", "black", None),
+                                             ("result-recorded", None, "1-0")]
+            assert logged[0]["data"]["board"] is True
+            assert logged[0]["data"]["at_ms"] == flag_at
+            pressed = sent(forwarder, "press")
+            assert [(p["side"], p["board_clock"]) for p in pressed] == [
+                ("white", {"white_ms": 296_000, "black_ms": 300_000})]
+
+            # Another board put on match 1 takes the first one off it.
+            await asyncio.to_thread(command, type="map-eboard", serial="7425", match=1)
+            await until(lambda: "board 7425: forwarded to match 1" in lines, task)
+            await until(lambda: lines.count(
+                "board 23946: not mapped to a match, not forwarded (map it with --map "
+                "23946=MATCH)") == 2, task)
+            # A battery running down reaches the console with the next status.
+            lc.board("7425", battery="60%")
+            await until(lambda: any(s.get("battery") == "60%"
+                                    for s in sent(forwarder, "eboard-status")), task)
+            eboards = {e["serial"]: e for e in (await asyncio.to_thread(arbiter_view))["eboards"]}
+            assert (eboards["7425"]["match"], eboards["7425"]["battery"]) == (1, "60%")
+            assert eboards["23946"]["match"] is None
+        finally:
+            await stop(task)
+            print("\n".join(lines))

@@ -125,6 +125,9 @@ def demo_process(*args: str) -> Iterator[tuple[subprocess.Popen[str], dict[str, 
                 # The bracket's title also begins "Play-off:"; the address is a URL.
                 if text.startswith(label) and (label != "Play-off:" or "://" in value):
                     printed[label] = value
+            if text.startswith("Board clock, match "):  # one per match: "…, match 1: URL"
+                label, _, value = text.partition(": ")
+                printed[label + ":"] = value.strip()
             if "Play-off:" in printed:
                 break
         assert "Play-off:" in printed, "the demo did not print its addresses"
@@ -264,11 +267,15 @@ def test_every_address_the_demo_prints_answers_a_browser_with_a_page(
             pages = {
                 label: value for label, value in printed.items() if value.startswith(base)
             }
-            assert set(pages) == {
+            boards = sorted(label for label in pages if label.startswith("Board clock"))
+            assert set(pages) - set(boards) == {
                 "Start page:", "API docs:", "Hall display:", "Arbiter console:",
                 "Event console:", "Play-off:",
             }
+            # The demo's play-off (GCT, three players) has two matches: a board each.
+            assert boards == ["Board clock, match 1:", "Board clock, match 2:"]
             for label, url in pages.items():
+                page.goto("about:blank")  # two links differing after '#' load anew
                 answer = page.goto(url)
                 assert answer is not None, label
                 assert answer.headers["content-type"].startswith("text/html"), label
@@ -278,6 +285,11 @@ def test_every_address_the_demo_prints_answers_a_browser_with_a_page(
             expect(page.get_by_test_id("title")).to_contain_text("UzChess Cup Masters 2025")
             page.goto(printed["Play-off:"])
             expect(page.get_by_test_id("address")).to_have_text(printed["Play-off:"])
+            # The board clock's link opens the board of its match, live, with its key.
+            assert "#key=" in printed["Board clock, match 1:"]
+            page.goto(printed["Board clock, match 1:"])
+            page.wait_for_function("window.boardState.connection === 'live'")
+            expect(page.get_by_test_id("half-left")).to_be_visible()
             page.goto(printed["Start page:"])
             page.get_by_test_id("token-input").fill(printed["Arbiter's token:"])
             page.get_by_test_id("token-submit").click()

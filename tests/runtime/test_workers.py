@@ -9,6 +9,7 @@ lease, runs the timers.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -27,7 +28,7 @@ from tests.support.pg import pg_database, postgres_server
 from tests.support.redis import RedisServer, own_redis, redis_server
 from tests.support.server import RunningServer
 from tests.support.workers import leading, served_worker
-from tests.support.ws import Reader, Setup, events_of, make_playoff, ok
+from tests.support.ws import Reader, Setup, events_of, make_playoff, ok, raw_frames, raw_hello
 
 __all__ = ["own_redis", "pg_database", "postgres_server", "redis_server"]  # the fixtures
 
@@ -255,6 +256,70 @@ def _has_flag(setup: Setup, server: RunningServer, into: list[dict[str, Any]]) -
         log = ok(http.get(f"/api/playoffs/{setup.playoff_id}/events"))["events"]
     into[:] = [e for e in log if e["type"] == "flag-fell"]
     return bool(into)
+
+
+async def test_the_leader_waits_for_a_board_held_by_another_worker(
+    pg_database: str, redis_server: RedisServer
+) -> None:
+    """A board clock connected to a worker that does not run the timers: the leader
+    hears of it through Redis, so a press stamped before the flag still counts when it
+    arrives after, and the flag falls at once when the board says it has sent every
+    press through the flag's instant (docs/policies.md, "The flag wait")."""
+    clock = ManualTime()
+    name = channel()
+    async with served_worker(pg_database, redis_server.url, name, clock) as leader:
+        await until(lambda: leading(leader))
+        setup = await asyncio.to_thread(make_playoff, leader, 1)
+        async with served_worker(pg_database, redis_server.url, name, clock) as other:
+            await until(knows(other, setup.playoff_id, setup.seq()))
+            with other.client(setup.arbiter) as http:
+                key = ok(http.post(f"/api/events/{setup.event_id}/tokens", json={
+                    "role": "board", "playoff": setup.playoff_id, "match": 1}))["token"]
+            board_url = f"ws://127.0.0.1:{other.port}/ws/playoffs/{setup.playoff_id}"
+            board, _ = await raw_hello(board_url, key)
+            hub = leader.app.state.hub
+            await until(lambda: hub.board_online(setup.playoff_id, 1), what="the board heard")
+            started = await asyncio.to_thread(
+                command, other, setup.chief, setup.playoff_id, "start", type="start-clock",
+                match=1, game=1,
+            )
+            white = started["events"][0]["clock"]["white_ms"]
+            adjusted = await asyncio.to_thread(
+                command, other, setup.arbiter, setup.playoff_id, "short", type="adjust",
+                match=1, game=1, side="white", delta_ms=1_000 - white, reason="a short test",
+            )
+            after = adjusted["events"][0]["clock"]
+            flag_at = after["server_ms"] + after["white_ms"]
+            await until(knows(leader, setup.playoff_id, adjusted["seq"]))
+            clock.advance(flag_at - clock.server_ms() + 400)
+            fired = await asyncio.to_thread(leader.call, leader.app.state.flags.fire_due)
+            assert fired == 0  # the board's press may be on its way to the other worker
+            await board.send(json.dumps({"t": "cmd", "id": "b-1", "d": {
+                "type": "press", "match": 1, "game": 1, "side": "white", "move": 1,
+                "stamp_ms": flag_at - 100}}))
+            frames = await raw_frames(board, lambda f: f.get("id") == "b-1")
+            assert frames[-1]["t"] == "ack", frames[-1]
+            (pressed,) = [f["d"] for f in frames
+                          if f["t"] == "event" and f["d"]["type"] == "clock-pressed"]
+            assert pressed["data"]["charged"] == "stamp"
+            # Black's flag: the board says it sent every press through it, on the other
+            # worker; the leader logs the flag at once, at its instant.
+            ran = clock.server_ms() - pressed["clock"]["server_ms"]
+            black = pressed["clock"]["black_ms"] - ran
+            adjusted = await asyncio.to_thread(
+                command, other, setup.arbiter, setup.playoff_id, "short-b", type="adjust",
+                match=1, game=1, side="black", delta_ms=1_000 - black, reason="a short test",
+            )
+            after = adjusted["events"][0]["clock"]
+            black_flag = after["server_ms"] + after["black_ms"]
+            await until(knows(leader, setup.playoff_id, adjusted["seq"]))
+            clock.advance(black_flag - clock.server_ms() + 5)
+            await board.send(json.dumps({"t": "ping", "id": "p1", "through_ms": black_flag + 1}))
+            fell: list[dict[str, Any]] = []
+            await until(lambda: _has_flag(setup, leader, fell), timeout=10)
+            (flag,) = fell
+            assert flag["data"]["side"] == "black" and flag["data"]["at_ms"] == black_flag
+            await board.close()
 
 
 async def test_timers_fired_by_two_workers_at_once_are_logged_once(

@@ -117,7 +117,8 @@ def test_a_log_written_before_typed_events_folds_to_the_same_state(tmp_path: Pat
 
 NEWER = {
     "time-control-restored", "board-score-corrected", "arbiter-called", "board-sides-set",
-    "board-outage", "penalty-given",
+    "board-outage", "penalty-given", "move-made", "move-taken-back", "position-unread",
+    "eboard-mapped",
 }
 """Play-off event types that came after the fixture was written."""
 

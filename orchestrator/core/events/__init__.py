@@ -49,7 +49,9 @@ from orchestrator.core.events.boards import (
     StanzaAdvanced,
 )
 from orchestrator.core.events.games import (
+    BOARD_CLOCK_ALLOWANCE_MS,
     ArmageddonColoursChosen,
+    BoardClock,
     ClockAdjusted,
     ClockPaused,
     ClockPressed,
@@ -63,6 +65,12 @@ from orchestrator.core.events.games import (
     ResultCorrected,
     ResultRecorded,
     VoidedGame,
+)
+from orchestrator.core.events.moves import (
+    EboardMapped,
+    MoveMade,
+    MoveTakenBack,
+    PositionUnread,
 )
 from orchestrator.core.events.schedule import (
     DeadlineSet,
@@ -89,8 +97,10 @@ from orchestrator.core.state import PlayoffState
 
 __all__ = [
     "ARBITER_CHANGE_EVENTS",
+    "BOARD_CLOCK_ALLOWANCE_MS",
     "ArbiterCalled",
     "ArmageddonColoursChosen",
+    "BoardClock",
     "BoardOutage",
     "BoardScoreCorrected",
     "BoardScored",
@@ -102,6 +112,7 @@ __all__ = [
     "ClockResumed",
     "CoinTossed",
     "DeadlineSet",
+    "EboardMapped",
     "EventCreated",
     "EventStreamEvent",
     "ExtraBoardsCreated",
@@ -111,12 +122,15 @@ __all__ = [
     "GameStarted",
     "HallForesightSet",
     "LotsDrawn",
+    "MoveMade",
+    "MoveTakenBack",
     "PenaltyGiven",
     "PendingGameData",
     "PlayoffCreated",
     "PlayoffEvent",
     "PlayoffEventBase",
     "PlayoffLinked",
+    "PositionUnread",
     "Postponed",
     "ResultCorrected",
     "ResultRecorded",
@@ -164,7 +178,11 @@ PlayoffEvent = Annotated[
     | ArbiterCalled
     | BoardSidesSet
     | BoardOutage
-    | PenaltyGiven,
+    | PenaltyGiven
+    | MoveMade
+    | MoveTakenBack
+    | PositionUnread
+    | EboardMapped,
     Field(discriminator="type"),
 ]
 _PLAYOFF: TypeAdapter[PlayoffEvent] = TypeAdapter(PlayoffEvent)

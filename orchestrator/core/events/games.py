@@ -264,6 +264,23 @@ class GameStarted(GameEvent):
         return self._next(state, stamp, playoff=playoff, started_at=started, clocks=clocks)
 
 
+BOARD_CLOCK_ALLOWANCE_MS = 2_000
+"""A board's own clock (DGT) and the service's may differ by this much after a press
+before the arbiter is shown the difference (docs/policies.md, "DGT e-boards")."""
+
+
+class BoardClock(BaseModel):
+    """A board's own clock's reading (a DGT clock counts whole seconds)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    white_ms: int = Field(ge=0, le=100 * 3_600_000)
+    black_ms: int = Field(ge=0, le=100 * 3_600_000)
+
+    def of(self, side: Colour) -> int:
+        return self.white_ms if side is Colour.WHITE else self.black_ms
+
+
 class ClockPressed(ClockEvent):
     """``side`` completed move ``move`` and pressed its clock, charged up to ``at_ms``.
 
@@ -279,16 +296,35 @@ class ClockPressed(ClockEvent):
     stamp_ms: int | None = None
     charged: Literal["stamp", "arrival"] | None = None
     why: str | None = None
+    board_clock: BoardClock | None = Field(
+        default=None, description="What the board's own clock (a DGT clock) showed after it"
+    )
 
     def log_data(self) -> dict[str, Any]:
         data = super().log_data()
         if self.charged is None:  # a press without a stamp is logged as before
             for name in ("stamp_ms", "charged", "why"):
                 del data[name]
+        if self.board_clock is None:
+            del data["board_clock"]
         return data
 
     def step(self, clock: Clock) -> Clock:
         return clock.press(self.side, self.move, self.at_ms)
+
+    def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
+        after = super().apply(state, stamp)
+        clock = after.clocks[self.key]
+        ours = clock.remaining_ms(self.side, self.at_ms)
+        board = self.board_clock.of(self.side) if self.board_clock is not None else None
+        times = {**after.times.get(self.key, {}), (self.side, self.move): (
+            board if board is not None else ours
+        )}
+        gaps = {k: v for k, v in after.clock_gaps.items() if k != self.key}
+        if board is not None and abs(board - ours) > BOARD_CLOCK_ALLOWANCE_MS:
+            gaps[self.key] = (self.side, board - ours)
+        return replace(after, times={**after.times, self.key: times}, clock_gaps=gaps)
+
 
 
 class ClockPaused(ClockEvent):
@@ -346,8 +382,20 @@ class FlagFell(ClockEvent):
 
     type: Literal["flag-fell"] = "flag-fell"
     side: Colour
+    board: bool = Field(
+        default=False, description="The board's own clock (a DGT clock) showed it"
+    )
+
+    def log_data(self) -> dict[str, Any]:
+        data = super().log_data()
+        if not self.board:  # a flag the service saw is logged as before
+            del data["board"]
+        return data
 
     def step(self, clock: Clock) -> Clock:
+        left = clock.remaining_ms(self.side, self.at_ms)
+        if self.board and left > 0:  # the board's clock is the game's: its time is up
+            clock = clock.adjust(self.side, -left, self.at_ms)
         return clock.flag(self.at_ms)
 
 

@@ -433,6 +433,18 @@ class HallKey(_View):
     page: str = Field(description="The hall display's address, the new key to follow it")
 
 
+class BroadcastKey(_View):
+    """The chief arbiter's panel that makes a broadcast key: the request to send, and
+    the feed's address (the key in its query) that a broadcast platform polls."""
+
+    role: Literal["chief"] = "chief"
+    title: str
+    words: str
+    label: str
+    request: HallKeyRequest
+    made: str = Field(description="Said above the feed's address, once a key is made")
+
+
 class BoardStatusView(_View):
     """A board clock as the console follows it."""
 
@@ -448,6 +460,23 @@ class BoardStatusView(_View):
     alert: str | None = Field(description="The call for the arbiter, in words")
     outage: str | None = Field(description="An outage past the allowance, in words")
     status: Literal["waiting", "running", "paused", "called", "over"]
+
+
+class EboardView(_View):
+    """An e-board (DGT) as the console follows it."""
+
+    serial: str
+    match: int | None = Field(description="The match it plays (None: on no match yet)")
+    title: str | None
+    state: str | None = Field(description="LiveChess's word for it: ACTIVE, INACTIVE...")
+    battery: str | None = Field(description='As LiveChess gives it: "84%"')
+    last_heard_ms: int | None
+    heard: bool = Field(description="Its status reported in the last 30 s")
+    unread: str | None = Field(description="A position no legal move reaches, in words")
+    unread_placement: str | None = Field(description="That position's piece placement")
+    clock_gap: str | None = Field(
+        description="Its DGT clock more than 2 s from the service's, in words"
+    )
 
 
 class BoardKeyControl(_View):
@@ -481,6 +510,9 @@ class ArbiterView(_View):
     overrides: Overrides
     placings: tuple[PlacingRow, ...] | None
     hall_key: HallKey = Field(description="The chief arbiter's: make a hall screen's key")
+    broadcast_key: BroadcastKey | None = Field(
+        default=None, description="The chief arbiter's: make the broadcast feed's key"
+    )
     status_words: dict[str, str] = Field(
         default_factory=lambda: dict(STATUS_WORDS),
         description="A clock's status (as clock frames give it) in words",
@@ -491,6 +523,9 @@ class ArbiterView(_View):
     )
     board_keys: tuple[BoardKeyControl, ...] = Field(
         default=(), description="Issue a board key for a match"
+    )
+    eboards: tuple[EboardView, ...] = Field(
+        default=(), description="The e-boards (DGT) mapped to a match or heard"
     )
     next_change_ms: int | None = Field(
         description="The server instant after which the view changes with the time alone "

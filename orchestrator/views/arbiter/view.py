@@ -15,9 +15,11 @@ from orchestrator.views.arbiter.bridge import extra_boards_view
 from orchestrator.views.arbiter.core import (
     Core,
 )
+from orchestrator.views.arbiter.eboards import eboards_view
 from orchestrator.views.arbiter.match import match_view
 from orchestrator.views.arbiter.models import (
     ArbiterView,
+    BroadcastKey,
     ChampionView,
     DrawView,
     ExtraBoardsView,
@@ -97,6 +99,22 @@ def whole_view(core: Core) -> ArbiterView:
         next_change_ms=next_change_ms(core),
         boards=boards_view(core),
         board_keys=board_keys_view(core),
+        eboards=eboards_view(core),
+        broadcast_key=BroadcastKey(
+            title="Broadcast feed",
+            words=(
+                "The play-off's games as PGN with clocks and moves, for a broadcast: "
+                "give the feed's address to the platform (on lichess, the broadcast "
+                "round's source URL), or push it there with `playoff broadcast push`. "
+                "Its key reads the feed and nothing else."
+            ),
+            label="Make a broadcast key",
+            request=HallKeyRequest(
+                method="POST", path=f"/api/events/{state.event_id}/tokens",
+                body={"role": "broadcast"},
+            ),
+            made="The feed's address, with its key (a platform polls it):",
+        ) if state.playoff is not None else None,
     )
 
 

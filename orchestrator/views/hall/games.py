@@ -4,6 +4,7 @@ correction, announced until a game starts after them."""
 from __future__ import annotations
 
 from orchestrator.core.events import BoardScoreCorrected, ResultCorrected
+from orchestrator.core.state import Move
 from orchestrator.views.hall.core import (
     LIVE_STATUSES,
     Core,
@@ -13,6 +14,7 @@ from orchestrator.views.hall.models import (
     CorrectionNotice,
     FlagNotice,
     LiveGame,
+    Position,
 )
 from orchestrator.views.playoff import decider_view
 from orchestrator.views.shared import flag_fall
@@ -34,6 +36,7 @@ __all__ = [
     "decider_banner",
     "flag_notice",
     "live_games",
+    "position",
 ]
 
 
@@ -62,8 +65,36 @@ def live_games(core: Core, playoff: Playoff) -> list[LiveGame]:
             stage=stage.name if stage is not None and len(rules.stages) > 1 else None,
             white=core.player(game.white),
             black=core.player(game.black),
+            position=position(core.state.moves.get(key, ())),
         ))
     return games
+
+
+def position(moves: tuple[Move, ...]) -> Position | None:
+    """The diagram of the position the moves reach (None without moves)."""
+    if not moves:
+        return None
+    import chess
+
+    board = chess.Board()
+    for move in moves:
+        board.push_uci(move.uci)
+    last = board.peek()
+    ranks = []
+    for rank in range(7, -1, -1):
+        row = ""
+        for file in range(8):
+            piece = board.piece_at(chess.square(file, rank))
+            row += piece.symbol() if piece is not None else "."
+        ranks.append(row)
+    ply = len(moves)
+    number = (ply + 1) // 2
+    said = f"{number}. {moves[-1].san}" if ply % 2 else f"{number}… {moves[-1].san}"
+    return Position(
+        ranks=ranks, last_move=[chess.square_name(last.from_square),
+                                chess.square_name(last.to_square)],
+        last_move_words=said, moves=ply,
+    )
 
 
 def flag_notice(core: Core, playoff: Playoff) -> FlagNotice | None:

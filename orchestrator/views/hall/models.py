@@ -55,6 +55,19 @@ class PlayerLabel(_Shown):
     seed: int | None = None
 
 
+class Position(_Shown):
+    """A game's position as its e-board gave it, for the hall's diagram: the ranks from
+    8 down to 1, each eight characters (``KQRBNP`` White's pieces, ``kqrbnp`` Black's,
+    ``.`` an empty square), White at the bottom."""
+
+    ranks: list[str] = Field(min_length=8, max_length=8)
+    last_move: list[str] | None = Field(
+        description='The last move\'s squares, from and to: ["g1", "f3"]'
+    )
+    last_move_words: str | None = Field(description='"23. Nxc6", "23… Rxe4"')
+    moves: int = Field(description="Half-moves played")
+
+
 class LiveGame(_Shown):
     """A game whose clock is on the board. ``clock`` is the key into ``clocks``."""
 
@@ -74,6 +87,9 @@ class LiveGame(_Shown):
     )
     white: PlayerLabel
     black: PlayerLabel
+    position: Position | None = Field(
+        default=None, description="The position, where an e-board gives the moves"
+    )
 
 
 class ArmageddonBanner(_Shown):
