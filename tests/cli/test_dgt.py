@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,8 +17,8 @@ import chess.pgn
 
 from clients.python.dgt import Forwarder
 from orchestrator.core.timesource import ManualTime
-from tests.support import DATA
-from tests.support.arbiter import arbiter
+from tests.support import DATA, ROOT
+from tests.support.arbiter import PROXIES, arbiter
 from tests.support.livechess import Clock, livechess_stand_in
 from tests.support.ws import Setup, make_playoff, served
 
@@ -245,3 +248,50 @@ async def test_the_arbiter_maps_the_boards_and_the_dgt_clock_flags(tmp_path: Pat
         finally:
             await stop(task)
             print("\n".join(lines))
+
+
+async def test_the_command_forwards_until_ctrl_c(tmp_path: Path) -> None:
+    """The real ``playoff-arbiter dgt`` in a process of its own, on the wall clock."""
+    async with served(tmp_path / "log.db") as server, livechess_stand_in() as lc:
+        setup = await asyncio.to_thread(make_playoff, server)
+        await asyncio.to_thread(setup.post, "/1/games/1/start")
+        lc.board("23946", clock=Clock(900, 900))
+        env = {**{k: v for k, v in os.environ.items() if k not in PROXIES},
+               "PLAYOFF_TOKEN": setup.arbiter, "COLUMNS": "120"}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "clients.python.cli", "dgt", setup.playoff_id,
+            "--livechess", lc.url, "--server", server.base_url, "--map", "23946=1",
+            cwd=ROOT, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        assert process.stdout is not None
+        seen: list[str] = []
+
+        async def line(wanted: str) -> None:
+            async with asyncio.timeout(30):
+                while wanted not in seen:
+                    raw = await process.stdout.readline()  # type: ignore[union-attr]
+                    assert raw, f"the command ended: {seen}"
+                    seen.append(raw.decode().rstrip())
+
+        try:
+            await line("board 23946: forwarded to match 1")
+            await lc.play("23946", Clock(900, 900, True))
+            await lc.play("23946", "rnbqkbnr/pppppppp/8/8/8/8/PPPP1PPP/RNBQKBNR", after("e4"))
+            await lc.play("23946", Clock(906, 900, False))
+            await line("match 1, game 1: 1. e4")
+            process.send_signal(signal.SIGINT)
+            out, err = await asyncio.wait_for(process.communicate(), 30)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        assert process.returncode == 0, err.decode()
+        assert out.decode().splitlines()[-1] == "stopped"
+        table = [" ".join(row.replace("│", " ").split()) for row in seen]
+        assert "23946 ACTIVE 84% 1" in table
+        assert "Traceback" not in err.decode()
+        logged = await asyncio.to_thread(setup.log)
+        pressed = [e["data"] for e in logged if e["type"] == "clock-pressed"]
+        assert [(p["side"], p["board_clock"]) for p in pressed] == [
+            ("white", {"white_ms": 906_000, "black_ms": 900_000})]
+        assert pressed[0]["charged"] == "stamp"
+        assert [e["data"]["san"] for e in logged if e["type"] == "move-made"] == ["e4"]
