@@ -26,10 +26,11 @@ const FIRST_PING_GAP_MS = 150; // ...this far apart: a good offset from the star
 const ROUND_TRIPS_KEPT = 120;  // the round trips the estimate chooses from (2 min for a board)
 // Once measured, the offset moves towards a new estimate by at most this much per
 // millisecond (0.5 %): two presses a second apart are then never more than 5 ms
-// apart in error, however the estimate moves; a change past OFFSET_JUMP_MS (another
-// server, a tablet's clock reset) is taken at once.
+// apart in error, however the estimate moves. Only an offset the frames prove wrong
+// (outside the bounds their times set: another server, a tablet's clock reset) is
+// moved at once, and only as far as the nearest bound: one round trip made slow by
+// a network coming back never moves it far.
 const OFFSET_SLEW = 0.005;
-const OFFSET_JUMP_MS = 250;
 const SILENT_MS = 12000;       // no frame for this long: the connection is dead
 const WELCOME_TIMEOUT_MS = 8000;
 const OFFSET_SAMPLES = 6;      // one-way samples kept for the lower bound
@@ -228,28 +229,28 @@ export class PlayoffConnection {
   _estimate() {
     const lower = this._offsets.length ? Math.max(...this._offsets) : -Infinity;
     let target = lower;
+    let upper = Infinity;
     if (this._roundTrips.length) {
       let best = this._roundTrips[0];
-      let upper = Infinity;
       for (const sample of this._roundTrips) {
         if (sample.rtt < best.rtt) best = sample;
         upper = Math.min(upper, sample.upper);
       }
-      target = Math.min(Math.max(best.offset, lower), Math.max(upper, lower));
+      upper = Math.max(upper, lower);
+      target = Math.min(Math.max(best.offset, lower), upper);
     }
     if (!Number.isFinite(target)) return;
     // Once round trips were measured, a bound from one way alone (a new connection's
     // first frames) is no estimate: wait for this connection's own round trips.
     if (!this._roundTrips.length && this._measured > 0) return;
     const at = localNow();
-    const change = target - this.offsetMs;
-    // Set outright until the first pings have come back (the page's first seconds),
-    // then moved gently.
-    if (this._measured < FIRST_PINGS || Math.abs(change) > OFFSET_JUMP_MS) {
-      this.offsetMs = target;
+    if (this._measured < FIRST_PINGS) {
+      this.offsetMs = target;  // the page's first seconds: set outright
     } else {
+      // Proved wrong: to the nearest bound at once; then gently towards the estimate.
+      const bounded = Math.min(Math.max(this.offsetMs, lower), upper);
       const most = OFFSET_SLEW * (at - this._offsetAt);
-      this.offsetMs += Math.max(-most, Math.min(most, change));
+      this.offsetMs = bounded + Math.max(-most, Math.min(most, target - bounded));
     }
     this._offsetAt = at;
   }

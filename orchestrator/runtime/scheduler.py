@@ -169,7 +169,9 @@ class PlayoffScheduler:
     def _register(self, playoff_id: str, transition: Transition) -> None:
         run_date = datetime.now(UTC) + max(transition.at - self.time.now(), timedelta(0))
         self.aps.add_job(
-            self._fire, DateTrigger(run_date=run_date), id=transition.job,
+            # The zone named outright: the machine's own (``TZ``) never matters, and
+            # one tzlocal cannot read (a POSIX string such as ``UZT-5``) breaks nothing.
+            self._fire, DateTrigger(run_date=run_date, timezone=UTC), id=transition.job,
             replace_existing=True, args=[playoff_id, transition.job],
             misfire_grace_time=None, coalesce=True,
         )

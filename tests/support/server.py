@@ -134,10 +134,11 @@ def running_server(
 
 @contextmanager
 def service_process(
-    db: Path, log: IO[bytes], port: int | None = None
+    db: Path, log: IO[bytes], port: int | None = None, env: dict[str, str] | None = None,
 ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``playoff serve`` (the real command) as a child process, answering: the process
-    and its base URL; killed on the way out if it is still there."""
+    and its base URL; killed on the way out if it is still there. ``env``: variables
+    to set for it (the machine's ``TZ``...)."""
     port = port or free_port()
     process = subprocess.Popen(
         [
@@ -155,7 +156,7 @@ def service_process(
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
     )
     base = f"http://127.0.0.1:{port}"
     try:
