@@ -45,7 +45,7 @@ async def test_the_boards_listed_and_one_followed() -> None:
             assert lifted.board.clock == DgtClock(900, 900, None, time.server_ms() - 1500)
             assert lifted.board.time_ms == time.server_ms()
             await stand_in.play("23946", Clock(900, 900, True))
-            started = await live.next_update()
+            started = await anext(live.updates())  # the feed as an iterator
             assert not started.placement_changed
             assert started.board.placement == lifted.board.placement  # kept
             assert started.board.clock == DgtClock(900, 900, True, time.server_ms())
