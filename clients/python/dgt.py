@@ -297,6 +297,8 @@ class Forwarder:
             if self._service.get(serial) != match:
                 self.mapping[serial] = match
                 await self._send("map-eboard", serial, serial=serial, match=match)
+                if "refused" in self.sent[-1]:  # said: the board stays where it was
+                    self.mapping[serial] = self._service.get(serial)
 
     # -- the main loop ---------------------------------------------------------
 

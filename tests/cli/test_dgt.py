@@ -295,3 +295,23 @@ async def test_the_command_forwards_until_ctrl_c(tmp_path: Path) -> None:
             ("white", {"white_ms": 906_000, "black_ms": 900_000})]
         assert pressed[0]["charged"] == "stamp"
         assert [e["data"]["san"] for e in logged if e["type"] == "move-made"] == ["e4"]
+
+
+async def test_a_map_to_a_match_the_playoff_does_not_play_is_refused(tmp_path: Path) -> None:
+    time = ManualTime()
+    async with served(tmp_path / "log.db", time) as server, \
+            livechess_stand_in(time.server_ms) as lc:
+        setup = await asyncio.to_thread(make_playoff, server)
+        lc.board("23946")
+        lines: list[str] = []
+        forwarder, task = await forwarding(setup, lc.url, time, lines, mapping={"23946": 9})
+        try:
+            await until(lambda: len(sent(forwarder, "eboard-status")) == 1, task)
+        finally:
+            await stop(task)
+            print("\n".join(lines))
+        assert [line for line in lines if line.startswith("refused")] == [
+            "refused (map-eboard, board 23946, match 9): there is no match 9"]
+        assert "board 23946: not mapped to a match, not forwarded (map it with --map " \
+               "23946=MATCH)" in lines
+        assert sent(forwarder, "board-position") == []
