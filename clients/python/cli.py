@@ -8,6 +8,8 @@ send one command over the websocket and say what the server logged (``logged: se
 12 (clock-pressed)``), and for a drawing of lots or a coin toss who won it, by name;
 with ``--json`` they print the acknowledgement for scripts. A refusal is said in the
 service's own words (``refused: it is Black's turn``), never as JSON or a traceback.
+``dgt`` forwards the moves and clocks of DGT e-boards, read by DGT LiveChess
+(``clients/python/dgt.py``), until Ctrl-C.
 The token comes from ``--token`` or the ``PLAYOFF_TOKEN`` environment variable,
 never from the URL. A play-off of more than one match needs ``-m/--match`` on
 every command about a match: a press on the wrong board's clock is worse than a
@@ -491,6 +493,78 @@ def watch(
                     screen.stop()
 
     _run(work)
+
+
+@app.command()
+def dgt(
+    playoff: PlayoffArg,
+    livechess: Annotated[str, typer.Option(
+        "--livechess", metavar="URL",
+        help="DGT LiveChess's websocket API, ws://HOST:1982/api/v1.0")] = (
+        "ws://127.0.0.1:1982/api/v1.0"),
+    server: Server = DEFAULT_SERVER, token: Token = "",
+    maps: Annotated[list[str] | None, typer.Option(
+        "--map", metavar="SERIAL=MATCH",
+        help="The match an e-board plays (23946=1; 23946=none: no match), repeatable")] = None,
+    settle_ms: Annotated[int, typer.Option(
+        "--settle-ms", min=0, max=10_000,
+        help="How long a position stands before it is a move (a press sends it at once)",
+    )] = 300,
+    list_only: Annotated[bool, typer.Option(
+        "--list", help="List LiveChess's e-boards and the matches they play, and stop")] = False,
+) -> None:
+    """Forward moves and clocks from DGT e-boards (read by DGT LiveChess) to the play-off.
+
+    Lists the boards first; then forwards until Ctrl-C, with a line for each move the
+    service made of a board's position and for each refusal."""
+    from clients.python.dgt import Forwarder, MapError, parse_map
+    from clients.python.livechess import LiveChess
+
+    try:
+        given = parse_map(maps or [])
+    except MapError as exc:
+        _say("error: ", str(exc))
+        raise typer.Exit(code=2) from None
+    if urlsplit(livechess).scheme.lower() not in ("ws", "wss"):
+        _say("error: ", f"--livechess must be a ws:// URL such as "
+             f"ws://127.0.0.1:1982/api/v1.0, not {livechess!r}")
+        raise typer.Exit(code=2)
+
+    async def work() -> None:
+        view = _get(server, token, f"{_playoff_path(playoff)}/view?kind=arbiter")
+        mapped: dict[str, int | None] = {
+            str(e["serial"]): e.get("match") for e in view.get("eboards") or []
+            if isinstance(e, dict) and "serial" in e
+        }
+        mapped.update(given)
+        async with LiveChess(livechess) as live:
+            boards = await live.eboards()
+        _boards_table(boards, mapped)
+        if list_only:
+            return
+        forwarder = Forwarder(server, playoff, token, livechess, mapping=given,
+                              settle_ms=settle_ms, say=lambda line: _write([line]))
+        await forwarder.run()
+
+    try:
+        _run(work)
+    except KeyboardInterrupt:
+        _write(["stopped"])
+
+
+def _boards_table(boards: list[Any], mapped: dict[str, int | None]) -> None:
+    """LiveChess's boards: serial, state, battery and the match each one plays."""
+    from rich.table import Table
+
+    if not boards:
+        _write(["LiveChess knows no e-board: connect the boards in LiveChess first"])
+        return
+    table = Table("E-board", "State", "Battery", "Match")
+    for found in boards:
+        match = mapped.get(found.serial)
+        table.add_row(found.serial, found.state or "not activated", found.battery or "",
+                      str(match) if match is not None else "not mapped: not forwarded")
+    Console().print(table)
 
 
 def _write(lines: list[str]) -> None:
