@@ -353,7 +353,9 @@ def test_apscheduler_fires_a_due_job_by_itself_on_the_system_clock(
             listed = chief.get(f"{url}/jobs").json()["jobs"]
             if break_over not in fired():
                 job = next(j for j in listed if j["job"] == break_over)
-                assert job["registered"], job
+                # Waiting in the scheduler, or fired between the two reads (a loaded
+                # machine can take the 0.7 s between them).
+                assert job["registered"] or wait_for(lambda: break_over in fired(), 3), job
             assert wait_for(lambda: break_over in fired(), 3), fired()
             fired_at = datetime.now(UTC)
             assert fired_at >= ended + timedelta(minutes=30)
