@@ -4,7 +4,7 @@ Everything the console shows is decided and worded here; the console renders the
 view and sends the payloads it offers. It keeps no rules of its own: no command
 or event types, no move counter, no turns, no points table, no schedule diffing.
 Text meant for people names players, never their ids, and gives times of day as
-the hall reads them (``13:29``, at the play-off's ``utc_offset``).
+the hall reads them (``13:29``, in the play-off's time zone, ``state.zone``).
 
 Controls
 --------

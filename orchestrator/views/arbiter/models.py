@@ -499,7 +499,13 @@ class ArbiterView(_View):
     subtitle: str
     over: bool = Field(description="The play-off is decided: no clock runs any more")
     utc_offset_minutes: int = Field(
-        description="The hall's offset from UTC: the console writes times of day at it"
+        description="The hall's offset from UTC now: the console writes times of day at it "
+        "where no zone is named"
+    )
+    time_zone: str | None = Field(
+        default=None,
+        description="The event's IANA time zone (Asia/Tashkent): the console writes every "
+        "time of day in it; null: at utc_offset_minutes",
     )
     champion: ChampionView | None
     matches: tuple[MatchView, ...]
