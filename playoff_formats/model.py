@@ -53,7 +53,7 @@ from playoff_formats.values import ByeKind as ByeKind
 from playoff_formats.values import Colour as Colour
 from playoff_formats.values import Result as Result
 from playoff_formats.values import Venue as Venue
-from playoff_formats.zones import MAX_ZONE_NAME, ZONE_EXAMPLE, not_a_zone, zone_or_none
+from playoff_formats.zones import ZONE_EXAMPLE, not_a_zone, zone_names, zone_or_none
 
 
 class Frozen(BaseModel):
@@ -219,7 +219,8 @@ class ZoneName(_Bound):
             raise PydanticCustomError("time_zone", "{reason}", {"reason": not_a_zone(value)})
 
     def json_schema(self, kind: object) -> dict[str, Any]:
-        return {"maxLength": MAX_ZONE_NAME, "examples": ["Asia/Tashkent", ZONE_EXAMPLE]}
+        # Every name the service reads, so that a client may offer them to choose from.
+        return {"enum": list(zone_names()), "examples": ["Asia/Tashkent", ZONE_EXAMPLE]}
 
 
 def _written_as_text(value: Any) -> Any:

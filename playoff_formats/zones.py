@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 __all__ = [
     "MAX_ZONE_NAME",
@@ -22,6 +22,7 @@ __all__ = [
     "not_a_zone",
     "offset_at",
     "time_zone",
+    "zone_names",
     "zone_of",
     "zone_or_none",
 ]
@@ -40,20 +41,30 @@ _NOT_ZONE_DIRS = ("posix/", "right/")
 
 def not_a_zone(name: str) -> str:
     """Why ``name`` is refused, in words (the name clipped)."""
+    if not name.strip():
+        return f"is empty: write a time zone as Area/City, e.g. {ZONE_EXAMPLE}"
     shown = name if len(name) <= MAX_ZONE_NAME else name[: MAX_ZONE_NAME - 1] + "…"
+    return f"{shown} is not a time zone: write it as Area/City, e.g. {ZONE_EXAMPLE}"
+
+
+def _usable(name: str) -> bool:
     return (
-        f"{shown} is not a time zone: write it as Area/City, e.g. {ZONE_EXAMPLE}"
+        len(name) <= MAX_ZONE_NAME
+        and _NAME.fullmatch(name) is not None
+        and name not in _NOT_ZONES
+        and not name.startswith(_NOT_ZONE_DIRS)
     )
+
+
+@lru_cache(maxsize=1)
+def zone_names() -> tuple[str, ...]:
+    """Every zone an event may name, in order (for the JSON Schema of the name)."""
+    return tuple(sorted(name for name in available_timezones() if _usable(name)))
 
 
 @lru_cache(maxsize=256)
 def _load(name: str) -> ZoneInfo | None:
-    if (
-        len(name) > MAX_ZONE_NAME
-        or not _NAME.fullmatch(name)
-        or name in _NOT_ZONES
-        or name.startswith(_NOT_ZONE_DIRS)
-    ):
+    if not _usable(name):
         return None
     try:
         return ZoneInfo(name)

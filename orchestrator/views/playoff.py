@@ -33,7 +33,8 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
     """The whole play-off as JSON: bracket, games, draws, changes and the schedule;
     the play-off's times with the offset of its zone in force at each (``time_zone``
     names it)."""
-    zone = state.zone
+    # A play-off that names no zone (logged before zones) answers in UTC, as it did.
+    zone = state.zone if state.time_zone is not None else UTC
     if state.extra is not None:
         return {
             "id": state.id,

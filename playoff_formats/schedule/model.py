@@ -286,8 +286,10 @@ class Plan(Frozen):
 
     def as_json(self) -> dict[str, Any]:
         """The plan as the API gives it: every instant with the offset of the zone in
-        force at that instant, and the zone named."""
-        written: dict[str, Any] = self.model_dump(mode="json", context={_ZONE: self._zone})
+        force at that instant, and the zone named. A plan whose play-off names no zone
+        (a log written before zones) is written in UTC, as it always was."""
+        context = {_ZONE: self._zone} if self.time_zone is not None else None
+        written: dict[str, Any] = self.model_dump(mode="json", context=context)
         return written
 
     def game(self, match: int, number: int) -> PlannedGame:
