@@ -139,6 +139,9 @@ class EventAnswer(BaseModel):
     name: str
     kind: Literal["individual", "team"]
     regulation: str
+    time_zone: str | None = Field(
+        default=None, description="The IANA time zone the event names (null: none)"
+    )
     playoffs: list[str]
     pending: list[PendingGameAnswer] = Field(
         description="Games paired but not yet finished: the standings are final without any"

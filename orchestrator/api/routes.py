@@ -356,6 +356,7 @@ def _event_answer(state: EventState) -> dict[str, Any]:
         "name": state.event.name,
         "kind": state.event.kind,
         "regulation": state.event.regulation,
+        "time_zone": state.event.time_zone,
         "playoffs": list(state.playoffs),
         "pending": [p.to_json() for p in state.pending],
         "hall_foresight": state.hall_foresight,
