@@ -21,7 +21,7 @@ __all__ = [
     "fixed_zone",
     "not_a_zone",
     "offset_at",
-    "time_zone",
+    "zone_named",
     "zone_names",
     "zone_of",
     "zone_or_none",
@@ -72,7 +72,7 @@ def _load(name: str) -> ZoneInfo | None:
         return None
 
 
-def time_zone(name: str) -> ZoneInfo:
+def zone_named(name: str) -> ZoneInfo:
     """The zone of IANA name ``name``; :class:`ValueError` in words if there is none."""
     zone = _load(name)
     if zone is None:

@@ -27,7 +27,7 @@ from playoff_formats.regulations.custom import regulation_from_text
 from playoff_formats.schedule import BreakKind, Constraints, Plan, plan_playoff
 from playoff_formats.schedule.rest import rest_breaches
 from playoff_formats.schedule.words import instant
-from playoff_formats.zones import time_zone, zone_of
+from playoff_formats.zones import zone_named, zone_of
 
 LONDON = ZoneInfo("Europe/London")
 MIN = timedelta(minutes=1)
@@ -38,11 +38,13 @@ def utc(day: int, hour: int, minute: int, *, month: int = 10) -> datetime:
     return datetime(2026, month, day, hour, minute, tzinfo=UTC)
 
 
-def across_the_change(**zone: object) -> Plan:
+def across_the_change(
+    time_zone: str | None = None, utc_offset: timedelta = timedelta(0)
+) -> Plan:
     """Abdusattorov ended at 23:50 BST, Sindarov at 00:20 BST (23:20 UTC)."""
     constraints = Constraints(
         main_event_ended={"p1": utc(24, 22, 50), "p2": utc(24, 23, 20)}, names=NAMES,
-        **zone,  # type: ignore[arg-type]
+        time_zone=time_zone, utc_offset=utc_offset,
     )
     return plan_playoff(gct2015_playoff(["p1", "p2"]), constraints)
 
@@ -156,7 +158,7 @@ def test_a_play_off_that_names_no_zone_keeps_its_fixed_offset_as_before() -> Non
 ])
 def test_what_is_not_a_zone_is_refused_in_words(name: str) -> None:
     with pytest.raises(ValueError, match=r"as Area/City, e.g. Europe/London") as refused:
-        time_zone(name)
+        zone_named(name)
     said = str(refused.value)
     if name.strip():
         assert said.startswith(f"{name[:20]}")
