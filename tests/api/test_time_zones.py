@@ -167,6 +167,10 @@ def test_a_play_off_across_the_end_of_summer_time(
     arbiter = ok(chief.get(f"{url}/view", params={"kind": "arbiter"}))
     assert (arbiter["time_zone"], arbiter["utc_offset_minutes"]) == ("Europe/London", 0)
     assert {SINDAROV, ABDU} == set(answer["matches"][0]["players"])
+    # Game 1 began at 23:10 UTC on the 24th: in the hall it was the 25th.
+    pgn = chief.get(f"{url}/pgn")
+    assert pgn.status_code == 200, pgn.text
+    assert pgn.text.count('[Date "2026.10.25"]') == 2
 
 
 def test_the_chief_arbiter_names_the_zone_of_a_trf_or_of_the_play_off(
