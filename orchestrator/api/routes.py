@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
 from orchestrator.api.boardkeys import board_key_answer
@@ -695,6 +696,15 @@ async def get_view(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep,
     kind: Literal["hall", "arbiter", "board"] = "hall", screen: HallScreen = None,
     match: Annotated[int | None, Query(ge=1, le=1000, description="The board's match")] = None,
+) -> Response:
+    # Sent as computed: read back into its model, a view would lose what its own
+    # serialization wrote (each time with its zone's offset).
+    return JSONResponse(_view(playoff_id, request, service, token, kind, screen, match))
+
+
+def _view(
+    playoff_id: str, request: Request, service: Service, token: str,
+    kind: Literal["hall", "arbiter", "board"], screen: str | None, match: int | None,
 ) -> dict[str, Any]:
     state, record = service.authorize_playoff(
         playoff_id, token, action=Action.READ, address=_address(request)

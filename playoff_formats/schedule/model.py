@@ -33,6 +33,7 @@ __all__ = [
     "BreakKind",
     "Constraints",
     "GameActual",
+    "Moment",
     "Plan",
     "PlanError",
     "PlannedGame",
@@ -41,6 +42,7 @@ __all__ = [
     "UnitId",
     "UnitKind",
     "UnitStatus",
+    "written_in",
 ]
 
 UnitId = tuple[int, int]
@@ -181,7 +183,14 @@ def _in_zone(
 
 Moment = Annotated[datetime, WrapSerializer(_in_zone)]
 """An instant of the plan (UTC), written in JSON with the offset of the plan's zone in
-force at that instant (``2026-10-25T01:30:00+01:00``) by :meth:`Plan.as_json`."""
+force at that instant (``2026-10-25T01:30:00+01:00``) by :meth:`Plan.as_json`, or by
+any model dumped with :func:`written_in`'s context."""
+
+
+def written_in(zone: tzinfo | None) -> dict[str, Any] | None:
+    """The serialization context that writes every :data:`Moment` in ``zone`` (None:
+    in UTC, as pydantic writes it)."""
+    return None if zone is None else {_ZONE: zone}
 
 
 class UnitKind(StrEnum):
@@ -288,7 +297,7 @@ class Plan(Frozen):
         """The plan as the API gives it: every instant with the offset of the zone in
         force at that instant, and the zone named. A plan whose play-off names no zone
         (a log written before zones) is written in UTC, as it always was."""
-        context = {_ZONE: self._zone} if self.time_zone is not None else None
+        context = written_in(self._zone if self.time_zone is not None else None)
         written: dict[str, Any] = self.model_dump(mode="json", context=context)
         return written
 

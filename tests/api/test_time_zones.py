@@ -166,6 +166,12 @@ def test_a_play_off_across_the_end_of_summer_time(
     assert hall["countdown"]["at"] == "01:30"  # a fixed +01:00 would say 02:30
     arbiter = ok(chief.get(f"{url}/view", params={"kind": "arbiter"}))
     assert (arbiter["time_zone"], arbiter["utc_offset_minutes"]) == ("Europe/London", 0)
+    console = [(g["start"], g["end"]) for g in arbiter["schedule"]["games"]][:3]
+    assert console == [
+        ("2026-10-25T00:10:00+01:00", "2026-10-25T01:10:00+01:00"),
+        ("2026-10-25T01:20:00+01:00", "2026-10-25T01:20:00+00:00"),
+        ("2026-10-25T01:30:00+00:00", "2026-10-25T01:41:00+00:00"),
+    ]
     assert {SINDAROV, ABDU} == set(answer["matches"][0]["players"])
     # Game 1 began at 23:10 UTC on the 24th: in the hall it was the 25th.
     pgn = chief.get(f"{url}/pgn")

@@ -62,6 +62,7 @@ from orchestrator.views.arbiter.forms import (
 from orchestrator.views.arbiter.models import VIEW_MODEL, ArbiterView
 from orchestrator.views.arbiter.view import whole_view
 from orchestrator.views.context import ViewContext
+from playoff_formats.schedule import written_in
 
 __all__ = [
     "VIEW_MODEL",
@@ -79,4 +80,7 @@ __all__ = [
 
 def arbiter_view(state: PlayoffState, ctx: ViewContext) -> dict[str, Any]:
     """Everything the arbiter console shows and allows, as of ``ctx.now``."""
-    return whole_view(Core(state, ctx)).model_dump(mode="json")
+    # Its instants with the offset of the play-off's zone in force at each (in UTC, as
+    # always, for a play-off that names no zone).
+    zone = written_in(state.zone if state.time_zone is not None else None)
+    return whole_view(Core(state, ctx)).model_dump(mode="json", context=zone)
