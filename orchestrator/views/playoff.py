@@ -3,7 +3,7 @@ data that travels beside events: a clock as it stands, an Armageddon's terms."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -33,8 +33,8 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
     """The whole play-off as JSON: bracket, games, draws, changes and the schedule;
     the play-off's times with the offset of its zone in force at each (``time_zone``
     names it)."""
-    # A play-off that names no zone (logged before zones) answers in UTC, as it did.
-    zone = state.zone if state.time_zone is not None else UTC
+    # A play-off that names no zone (logged before zones) answers as it always did.
+    zone = state.zone if state.time_zone is not None else None
     if state.extra is not None:
         return {
             "id": state.id,
@@ -127,9 +127,12 @@ def change_view(change: ArbiterChange, state: PlayoffState) -> dict[str, Any]:
     }
 
 
-def _iso(value: datetime | None, zone: tzinfo = UTC) -> str | None:
-    """An instant as ISO 8601, with the zone's offset in force at that instant."""
-    return None if value is None else value.astimezone(zone).isoformat()
+def _iso(value: datetime | None, zone: tzinfo | None = None) -> str | None:
+    """An instant as ISO 8601, with the zone's offset in force at that instant (with
+    no zone, as it was logged)."""
+    if value is None:
+        return None
+    return (value if zone is None else value.astimezone(zone)).isoformat()
 
 
 class MovesView(BaseModel):
