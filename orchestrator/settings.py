@@ -64,7 +64,8 @@ class Settings:
     failed_token_limit: int = 30
     """Failed token attempts from one address within a minute before it is refused (429)."""
     utc_offset: timedelta | None = None
-    """The hall's offset from UTC, for times of day in words; None: this machine's."""
+    """The hall's fixed offset from UTC, for a play-off whose event names no time zone
+    (nor its chief arbiter, nor its regulation); None: this machine's."""
     max_upload_bytes: int = 2 * 1024 * 1024
     """The largest body of ``POST /api/events`` (an event file); larger is 413."""
     max_body_bytes: int = 64 * 1024

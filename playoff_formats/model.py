@@ -53,6 +53,7 @@ from playoff_formats.values import ByeKind as ByeKind
 from playoff_formats.values import Colour as Colour
 from playoff_formats.values import Result as Result
 from playoff_formats.values import Venue as Venue
+from playoff_formats.zones import ZONE_EXAMPLE, not_a_zone, zone_names, zone_or_none
 
 
 class Frozen(BaseModel):
@@ -209,6 +210,19 @@ class InRange(_Bound):
         return {"pattern": YEARS_1900_2199}
 
 
+@dataclass(frozen=True)
+class ZoneName(_Bound):
+    """An IANA time zone's name (``Asia/Tashkent``) that this service can read."""
+
+    def check(self, value: Any) -> None:
+        if zone_or_none(value) is None:
+            raise PydanticCustomError("time_zone", "{reason}", {"reason": not_a_zone(value)})
+
+    def json_schema(self, kind: object) -> dict[str, Any]:
+        # Every name the service reads, so that a client may offer them to choose from.
+        return {"enum": list(zone_names()), "examples": ["Asia/Tashkent", ZONE_EXAMPLE]}
+
+
 def _written_as_text(value: Any) -> Any:
     # A number would be read as seconds since 1970: a date is only ever written as text.
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -225,6 +239,8 @@ Id = Annotated[str, Field(min_length=1), AtMost(MAX_ID)]
 Ref = Annotated[str, AtMost(MAX_ID)]
 """An id named by a game, a bye or a match (checked against the event's ids)."""
 Round = Annotated[int, Field(ge=1), Within(1, MAX_ROUND)]
+TimeZoneName = Annotated[str, ZoneName()]
+"""An IANA time zone (``Europe/London``): every time of day of the event is said in it."""
 Instant = Annotated[datetime, InRange()]
 """A date and time from 1900 and before 2200 (a time zone is checked apart). Documents are
 read strictly, where a date can only be text."""
@@ -288,6 +304,11 @@ class IndividualEvent(Frozen):
         default=None,
         description="The first day of the event (TRF record 042): the FIDE tie-break "
         "rules applied are those in force on it",
+    )
+    time_zone: TimeZoneName | None = Field(
+        default=None,
+        description="The IANA time zone the event is played in (Asia/Tashkent): every "
+        "time of day of its play-offs is given in it",
     )
 
     def player(self, player_id: str) -> Player:
@@ -371,6 +392,11 @@ class TeamEvent(Frozen):
     regulation: Ref = "county1980"
     teams: Annotated[list[Team], Field(min_length=2), AtMost(MAX_TEAMS)]
     matches: Annotated[list[TeamMatch], AtMost(MAX_MATCHES)] = Field(default_factory=list)
+    time_zone: TimeZoneName | None = Field(
+        default=None,
+        description="The IANA time zone the event is played in (Asia/Tashkent): every "
+        "time of day of its play-offs is given in it",
+    )
 
     def team(self, team_id: str) -> Team:
         for team in self.teams:

@@ -22,7 +22,7 @@
  */
 
 import { PlayoffConnection } from "../common/connection.js";
-import { clockUrgency, formatClock, hallTime, localNow } from "../common/time.js";
+import { clockUrgency, formatClock, hallTime, hallZone, localNow } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
 
 const where = /^(.*)\/clock\/([^/]+)\/?$/.exec(location.pathname);
@@ -278,7 +278,7 @@ function draw() {
   const called = document.getElementById("called");
   called.hidden = !view.called;
   setText(called, view.called
-    ? `Arbiter called at ${hallTime(view.called.at_ms, view.utc_offset_minutes, true)}. `
+    ? `Arbiter called at ${hallTime(view.called.at_ms, hallZone(view), true)}. `
       + "The clocks are stopped until the arbiter resumes them."
     : "");
   document.getElementById("call").disabled = status === "over" || status === "called";

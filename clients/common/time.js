@@ -60,33 +60,87 @@ export function formatCountdown(ms) {
   return h > 0 ? `${h}:${pad2(m)}:${pad2(s % 60)}` : `${m}:${pad2(s % 60)}`;
 }
 
-/** HH:MM of an instant (ms since the epoch): at `offsetMinutes` from UTC when given
- * (the hall's time, as the server sends it), else in this machine's local time. */
-export function clockTime(ms, offsetMinutes) {
-  if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
-  if (typeof offsetMinutes === "number" && Number.isFinite(offsetMinutes)) {
-    const d = new Date(ms + offsetMinutes * 60000);
-    return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+/* Times of day are written in the event's time zone, which a view names
+ * (`time_zone`, an IANA name such as "Asia/Tashkent"): the browser's own zone data
+ * gives each instant the offset in force at that instant, so a play-off that crosses
+ * a change of daylight-saving time reads right on both sides of it. A view that
+ * names no zone (a play-off logged before zones) gives its fixed offset from UTC
+ * (`utc_offset_minutes`). The machine the page runs on never decides. */
+
+const formats = new Map();
+
+/** Intl's formatter of HH:MM:SS in `name`, or null if this browser has no such zone. */
+function zoneFormat(name) {
+  if (!formats.has(name)) {
+    let format = null;
+    try {
+      format = new Intl.DateTimeFormat("en-GB", {
+        timeZone: name, hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit",
+      });
+    } catch (e) {
+      format = null;  // RangeError: a zone this browser does not know
+    }
+    formats.set(name, format);
+  }
+  return formats.get(name);
+}
+
+/** The zone a view's times of day are written in: its zone's name where this
+ * browser knows it, else its offset from UTC in minutes (0 when it gives neither). */
+export function hallZone(view) {
+  if (!view) return 0;
+  if (typeof view.time_zone === "string" && view.time_zone && zoneFormat(view.time_zone)) {
+    return view.time_zone;
+  }
+  const minutes = Number(view.utc_offset_minutes);
+  return Number.isFinite(minutes) ? minutes : 0;
+}
+
+/** Hours, minutes and seconds of an instant in `zone`: an IANA name, an offset in
+ * minutes, or anything else for this machine's own zone (the viewer's). */
+function partsOf(ms, zone) {
+  const format = typeof zone === "string" ? zoneFormat(zone) : null;
+  if (format) {
+    const parts = {};
+    for (const p of format.formatToParts(new Date(ms))) parts[p.type] = Number(p.value);
+    return [parts.hour % 24, parts.minute, parts.second];
+  }
+  if (typeof zone === "number" && Number.isFinite(zone)) {
+    const d = new Date(ms + zone * 60000);
+    return [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
   }
   const d = new Date(ms);
-  return `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return [d.getHours(), d.getMinutes(), d.getSeconds()];
+}
+
+/** HH:MM of an instant (ms since the epoch) in `zone` (hallZone(view): the hall's
+ * time, as the server names it); with no zone, in this machine's local time. */
+export function clockTime(ms, zone) {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
+  const [h, m] = partsOf(ms, zone);
+  return `${pad2(h)}:${pad2(m)}`;
 }
 
 /** HH:MM:SS of an instant. */
-export function clockTimeSeconds(ms, offsetMinutes) {
-  const seconds = typeof offsetMinutes === "number" && Number.isFinite(offsetMinutes)
-    ? new Date(ms + offsetMinutes * 60000).getUTCSeconds()
-    : new Date(ms).getSeconds();
-  return `${clockTime(ms, offsetMinutes)}:${pad2(seconds)}`;
+export function clockTimeSeconds(ms, zone) {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
+  const [h, m, s] = partsOf(ms, zone);
+  return `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
 }
 
-/** HH:MM (or HH:MM:SS) of an instant, ms since the epoch or ISO 8601, at the hall's
- * offset from UTC (a view's `utc_offset_minutes`): both screens say the same time for
- * the same instant, whatever the zone of the browser. */
-export function hallTime(when, offsetMinutes = 0, seconds = false) {
+/** HH:MM (or HH:MM:SS) of an instant, ms since the epoch or ISO 8601, in the hall's
+ * zone (hallZone(view)): both screens say the same time for the same instant,
+ * whatever the zone of the browser. */
+export function hallTime(when, zone = 0, seconds = false) {
   const ms = typeof when === "number" ? when : parseTime(when);
   if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
-  return seconds ? clockTimeSeconds(ms, offsetMinutes) : clockTime(ms, offsetMinutes);
+  return seconds ? clockTimeSeconds(ms, zone) : clockTime(ms, zone);
+}
+
+/** HH:MM of an instant in the viewer's own zone (this browser's), for a broadcast
+ * followed from abroad. */
+export function viewerTime(ms) {
+  return clockTime(ms, null);
 }
 
 /** An ISO 8601 instant from the server, as ms since the epoch (NaN if none). */

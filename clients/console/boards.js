@@ -11,7 +11,7 @@
  */
 
 import { esc } from "../common/html.js";
-import { hallTime } from "../common/time.js";
+import { hallTime, hallZone } from "../common/time.js";
 import { eboardsHtml } from "./eboards.js";
 import { patch } from "./patch.js";
 
@@ -151,7 +151,7 @@ export function noteOutage(view, d) {
   const m = view && view.matches ? view.matches.find((x) => x.id === data.match) : null;
   const held = typeof data.presses === "number" ? data.presses
     : Array.isArray(data.presses) ? data.presses.length : null;
-  const since = data.since_ms ? ` since ${hallTime(data.since_ms, view.utc_offset_minutes || 0, true)}` : "";
+  const since = data.since_ms ? ` since ${hallTime(data.since_ms, hallZone(view), true)}` : "";
   S.outages.push({
     id: `${data.match}-${S.outages.length}-${Date.now()}`, match: data.match,
     title: `Board off line too long: ${m ? m.title : `match ${data.match}`}`,

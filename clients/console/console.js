@@ -20,7 +20,7 @@
 
 import { PlayoffConnection } from "../common/connection.js";
 import { setAttr, setText } from "../common/html.js";
-import { formatClock, formatCountdown, hallTime, localNow, remainingMs } from "../common/time.js";
+import { formatClock, formatCountdown, hallTime, hallZone, localNow, remainingMs } from "../common/time.js";
 import {
   ControlRegistry, controlKey, controlPayload, controlState, fieldsToClear, fillLabel, formChoices,
   formPayload, refreshForm, waitText,
@@ -265,7 +265,7 @@ function resendPending() {
 // ------------------------------------------------------------------ rendering
 
 function offset() {
-  return (conn.view && conn.view.utc_offset_minutes) || 0;
+  return hallZone(conn.view);
 }
 
 function ui() {

@@ -3,7 +3,7 @@
  * control registry, which commands are pending, the clocks as they now stand,
  * whether this console acts as the clock, the role it is logged in with, the
  * control awaiting its confirmation, and the draws checked in this browser.
- * Times of day are written as the hall reads them (the view's UTC offset).
+ * Times of day are written as the hall reads them (in the zone the view names).
  */
 
 import { hallTime } from "../common/time.js";

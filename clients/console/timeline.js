@@ -26,7 +26,7 @@ export function wrapLabel(label) {
 }
 
 /** The timeline of a view's schedule, drawn `width` pixels wide, with the time now;
- * times of day at the hall's offset from UTC (`offset`, in minutes). */
+ * times of day in the hall's zone (`offset`: hallZone(view), a zone's name or minutes). */
 export function timeline(schedule, width, nowMs, offset = 0) {
   const clockTime = (t) => hallTime(t, offset);
   const games = schedule.games || [];

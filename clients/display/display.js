@@ -14,10 +14,15 @@
  * requests; the page makes no REST reads (docs/protocol.md). An old link with
  * ?key= still works, and the page puts its key into the fragment at once, so that
  * a reload or a bookmark does not send it again.
+ *
+ * Times of day are the hall's: in the event's time zone, as the view names it.
+ * With ?viewer_zone=1 in the address (a broadcast followed from abroad) the page
+ * also shows the time in the viewer's own zone, this browser's: beside the hall's
+ * clock, and after the next game's planned start.
  */
 
 import { PlayoffConnection } from "../common/connection.js";
-import { clockTime } from "../common/time.js";
+import { clockTime, hallZone, viewerTime } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
 import { fitNames } from "./fit.js";
 import { render } from "./render.js";
@@ -27,6 +32,7 @@ const where = /^(.*)\/display\/([^/]+)\/?$/.exec(location.pathname);
 const prefix = where ? where[1] : "";
 const playoffId = where ? decodeURIComponent(where[2]) : "";
 const key = takeKey();
+const viewerZone = new URLSearchParams(location.search).get("viewer_zone") === "1";
 
 /** The display key, from the fragment (#key=...) or an old link's query (?key=...). */
 function takeKey() {
@@ -102,15 +108,18 @@ function draw() {
     shown.kind = view ? view.kind : null;
     shown.mode = view ? view.mode : shown.error ? "error" : "waiting";
     shown.champion = view && view.champion ? view.champion.id : null;
-    if (render(view, { playoffId, error: shown.error })) fitNames();
+    if (render(view, { playoffId, error: shown.error, viewerZone })) fitNames();
   }
   const now = conn.serverNow();
   const frozen = conn.frozenAt !== null && !conn.synced;
   shown.clocks = tickClocks(conn.view, now, conn.synced, frozen);
   shown.shownAt = performance.now();
-  tickCountdowns(now);
+  tickCountdowns(now, viewerZone);
   setText(document.getElementById("wallclock"),
-    conn.view ? clockTime(now, conn.view.utc_offset_minutes) : "");
+    conn.view ? clockTime(now, hallZone(conn.view)) : "");
+  const viewerClock = document.getElementById("viewerclock");
+  viewerClock.hidden = !(viewerZone && conn.view);
+  setText(viewerClock, viewerZone && conn.view ? `your time ${viewerTime(now)}` : "");
   shown.synced = conn.synced;
   shown.lastSeq = conn.seq;
   shown.frames = conn.counts.frames;

@@ -4,6 +4,7 @@
  * to their place by fit.js (data-fit). */
 
 import { esc, setAttr, setText } from "../common/html.js";
+import { viewerTime } from "../common/time.js";
 
 const byId = (id) => document.getElementById(id);
 
@@ -64,15 +65,15 @@ export function render(view, page) {
     banner.removeAttribute("data-state");
     changed = fill(banner, "") || changed;
   }
-  changed = fill(byId("stage"), stageHtml(view)) || changed;
+  changed = fill(byId("stage"), stageHtml(view, page)) || changed;
   changed = fill(byId("side"), sideHtml(view)) || changed;
   return changed;
 }
 
-function stageHtml(view) {
+function stageHtml(view, page) {
   switch (view.mode) {
     case "games": return flagHtml(view.flag) + gamesHtml(view.live);
-    case "idle": return flagHtml(view.flag) + idleHtml(view);
+    case "idle": return flagHtml(view.flag) + idleHtml(view, page);
     case "champion": return flagHtml(view.flag) + championHtml(view);
     case "scoreboard": return scoreboardHtml(view.scoreboard);
     default:
@@ -213,7 +214,7 @@ function playersHtml(next, cls, short = false) {
     (next.colours ? `<div class="${cls}-colours">${esc(next.colours)}</div>` : "");
 }
 
-function idleHtml(view) {
+function idleHtml(view, page) {
   const idle = view.idle;
   const next = view.next;
   const count = view.countdown;
@@ -227,7 +228,8 @@ function idleHtml(view) {
       ? `<div class="idle-count" data-testid="idle-countdown"${count.waits ? " data-waits" : ""}` +
         `${untilAttrs(count, "plain")}>` +
         `${esc(count.due_text || "")}</div>` +
-        (count.due_text ? "" : `<div class="idle-at">planned start ${esc(count.at)}</div>`)
+        (count.due_text ? "" : `<div class="idle-at" data-testid="planned-start">planned start ${
+          esc(count.at)}${page.viewerZone ? ` · your time ${esc(viewerTime(Number(count.until_ms)))}` : ""}</div>`)
       : `<div class="idle-at">${esc(next.when)}</div>`) +
     (next.note ? `<div class="idle-change" data-testid="next-note">${esc(next.note)}</div>` : "") +
     (idle.note ? `<div class="idle-note" data-testid="break-reason">${esc(idle.note)}</div>` : "") +

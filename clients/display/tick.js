@@ -1,7 +1,7 @@
 /* What changes on the hall display between frames from the server: the clocks and
  * the countdown, counted from the server's values on the server's time. */
 
-import { clockUrgency, formatClock, formatCountdown, remainingMs } from "../common/time.js";
+import { clockUrgency, formatClock, formatCountdown, remainingMs, viewerTime } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
 
 const SIDES = ["white", "black"];
@@ -55,11 +55,14 @@ export function tickClocks(view, now, synced, frozen) {
 /**
  * The countdown on the page (one at most: the view has one target): an element
  * with data-until (server ms) shows the time left to it, as data-format says:
- * "plain" (9:45) or "in" (in 9:45 · 14:30, the instant as the server wrote it).
+ * "plain" (9:45) or "in" (in 9:45 · 14:30, the instant as the server wrote it, and
+ * with `viewerZone` the viewer's own time of it: in 9:45 · 14:30 · your time 10:30).
  */
-export function tickCountdowns(now) {
+export function tickCountdowns(now, viewerZone = false) {
   for (const el of document.querySelectorAll("[data-until]")) {
-    const left = formatCountdown(Number(el.dataset.until) - now);
-    setText(el, el.dataset.format === "in" ? `in ${left} · ${el.dataset.at || ""}` : left);
+    const until = Number(el.dataset.until);
+    const left = formatCountdown(until - now);
+    const yours = viewerZone ? ` · your time ${viewerTime(until)}` : "";
+    setText(el, el.dataset.format === "in" ? `in ${left} · ${el.dataset.at || ""}${yours}` : left);
   }
 }

@@ -16,6 +16,7 @@ from playoff_formats.model import (
     MAX_ID,
     AwareInstant,
     Ref,
+    TimeZoneName,
 )
 
 MAX_LABEL = 100
@@ -60,6 +61,11 @@ class PlayoffRequest(Body_):
         description="The organiser's own play-off format in place of the regulation's: a "
         "built-in format's name, or a format document (`playoff schema --playoff-format`)",
     )
+    time_zone: TimeZoneName | None = Field(
+        default=None,
+        description="The IANA time zone the play-off is played in (Asia/Tashkent), in "
+        "place of the event's or its regulation's: for a TRF upload, which names none",
+    )
 
 
 def _playoff_format(value: str | dict[str, Any] | None, at: str = "format") -> PlayoffFormat | None:
@@ -100,6 +106,11 @@ class ExtraBoardsRequest(Body_):
         default=None, max_length=MAX_ID, description="hubert-phillips-bowl"
     )
     stage_boards: int | None = Field(default=None, ge=1, le=MAX_BOARD_COUNT)
+    time_zone: TimeZoneName | None = Field(
+        default=None,
+        description="The IANA time zone the extra boards are played in, in place of the "
+        "event's or its regulation's",
+    )
 
 
 # --------------------------------------------------------------------------- answers
@@ -128,6 +139,9 @@ class EventAnswer(BaseModel):
     name: str
     kind: Literal["individual", "team"]
     regulation: str
+    time_zone: str | None = Field(
+        default=None, description="The IANA time zone the event names (null: none)"
+    )
     playoffs: list[str]
     pending: list[PendingGameAnswer] = Field(
         description="Games paired but not yet finished: the standings are final without any"
@@ -217,7 +231,15 @@ class PlayoffAnswer(_Open):
     regulation: str
     name: str
     names: dict[str, str]
-    schedule: dict[str, Any] | None
+    schedule: dict[str, Any] | None = Field(
+        description="Every planned time with the offset of the play-off's zone in force at "
+        "it (2026-10-25T01:30:00+01:00), or why there is no plan"
+    )
+    time_zone: str | None = Field(
+        default=None,
+        description="The play-off's IANA time zone (null: a fixed offset from UTC, for a "
+        "play-off created before zones)",
+    )
     changes: list[dict[str, Any]]
     updated_at: str | None
 

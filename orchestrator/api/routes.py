@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, ValidationError
 
 from orchestrator.api.boardkeys import board_key_answer
@@ -107,6 +108,7 @@ from playoff_formats.model import (
     AwareInstant,
     Event,
     Result,
+    TimeZoneName,
 )
 from playoff_formats.placings import final_placings
 from playoff_formats.regulations import regulation_names, regulation_ranks, regulations_for
@@ -218,7 +220,14 @@ async def get_access(request: Request, service: ServiceDep, token: TokenDep) -> 
         }
     },
 )
-async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
+async def create_event(
+    request: Request,
+    service: ServiceDep,
+    time_zone: Annotated[TimeZoneName | None, Query(
+        description="The IANA time zone the event is played in (Asia/Tashkent): the chief "
+        "arbiter's setting for a TRF, which names none (a JSON event has its own field)",
+    )] = None,
+) -> dict[str, str]:
     _check_organiser(request, service)
     text = _text(await request.body())
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -231,6 +240,7 @@ async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
     else:
         raise InputError(f"send application/json or text/plain (TRF), not {kind!r}")
     _check_known_regulation(event)
+    event = _in_zone(event, time_zone)
     key = _key(request, text)
     if key is not None:
         weak = weak_upload_key(key.key)
@@ -238,6 +248,19 @@ async def create_event(request: Request, service: ServiceDep) -> dict[str, str]:
             raise InputError(weak, path="Idempotency-Key")
     state, chief = await service.create_event(event, key=key, pending=pending)
     return {"id": state.id, "chief_token": chief}
+
+
+def _in_zone(event: Event, time_zone: str | None) -> Event:
+    """The event with the time zone the upload's address names (a TRF names none)."""
+    if time_zone is None or event.time_zone == time_zone:
+        return event
+    if event.time_zone is not None:
+        raise InputError(
+            f"the event names its time zone, {event.time_zone}, and the address another, "
+            f"{time_zone}: give one of them",
+            path="time_zone",
+        )
+    return event.model_copy(update={"time_zone": time_zone})
 
 
 def _check_organiser(request: Request, service: Service) -> None:
@@ -334,6 +357,7 @@ def _event_answer(state: EventState) -> dict[str, Any]:
         "name": state.event.name,
         "kind": state.event.kind,
         "regulation": state.event.regulation,
+        "time_zone": state.event.time_zone,
         "playoffs": list(state.playoffs),
         "pending": [p.to_json() for p in state.pending],
         "hall_foresight": state.hall_foresight,
@@ -561,11 +585,12 @@ async def create_playoff(
     deadline: Annotated[AwareInstant | None, Query(description=_OPTION)] = None,
     not_before: Annotated[AwareInstant | None, Query(description=_OPTION)] = None,
     generic: Annotated[bool | None, Query(description=_OPTION)] = None,
+    time_zone: Annotated[TimeZoneName | None, Query(description=_OPTION)] = None,
 ) -> dict[str, Any]:
     record = service.authorize(event_id, token, action=Action.CREATE, address=_address(request))
     in_query = {
         "prizes": prizes, "points": points, "deadline": deadline, "not_before": not_before,
-        "generic": generic,
+        "generic": generic, "time_zone": time_zone,
     }
     in_query = {name: value for name, value in in_query.items() if value is not None}
     options, format = await _playoff_request(request, in_query)
@@ -578,6 +603,7 @@ async def create_playoff(
             not_before=options.not_before,
             generic=options.generic,
             format=format,
+            time_zone=options.time_zone,
         ),
         actor=Actor.of(record),
         key=_key(request, options.model_dump(mode="json")),
@@ -642,7 +668,7 @@ async def create_extra_boards(
     record = service.authorize(event_id, token, action=Action.CREATE, address=_address(request))
     state = await service.create_extra_boards(
         event_id, body.home, body.away, body.scheduled, body.competition, body.stage_boards,
-        actor=Actor.of(record),
+        actor=Actor.of(record), time_zone=body.time_zone,
         key=_key(request, body.model_dump(mode="json")),
     )
     return playoff_view(state, service.schedule_of(state))
@@ -670,6 +696,15 @@ async def get_view(
     playoff_id: str, request: Request, service: ServiceDep, token: TokenDep,
     kind: Literal["hall", "arbiter", "board"] = "hall", screen: HallScreen = None,
     match: Annotated[int | None, Query(ge=1, le=1000, description="The board's match")] = None,
+) -> Response:
+    # Sent as computed: read back into its model, a view would lose what its own
+    # serialization wrote (each time with its zone's offset).
+    return JSONResponse(_view(playoff_id, request, service, token, kind, screen, match))
+
+
+def _view(
+    playoff_id: str, request: Request, service: Service, token: str,
+    kind: Literal["hall", "arbiter", "board"], screen: str | None, match: int | None,
 ) -> dict[str, Any]:
     state, record = service.authorize_playoff(
         playoff_id, token, action=Action.READ, address=_address(request)

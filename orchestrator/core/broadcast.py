@@ -126,7 +126,7 @@ def _tags(
     tags = [
         ("Event", tag_value(f"{event.name}, play-off")),
         ("Site", "?"),
-        ("Date", started.strftime("%Y.%m.%d") if started else "????.??.??"),
+        ("Date", started.astimezone(state.zone).strftime("%Y.%m.%d") if started else "????.??.??"),
         ("Round", f"{_main_rounds(event) + 1}.{match.stage}.{match.id}.{game.number}"),
         ("White", tag_value(state.names.get(game.white, game.white))),
         ("Black", tag_value(state.names.get(game.black, game.black))),

@@ -303,7 +303,7 @@ class StartGame(_GameCommand):
         return rest_breaches(
             players, ctx.now, limits, schedule.previous_ends(state), schedule.rest_rule(state),
         ) + chief_time_breaches(
-            self.match, self.game, ctx.now, state.overrides, state.utc_offset
+            self.match, self.game, ctx.now, state.overrides, state.zone
         )
 
 

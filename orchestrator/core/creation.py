@@ -21,9 +21,11 @@ from playoff_formats.formats import PlayoffFormat
 from playoff_formats.model import Event, IndividualEvent, TeamEvent, TeamMatch
 from playoff_formats.scoring import imps
 from playoff_formats.standings import Standings
+from playoff_formats.zones import offset_at, zone_of
 
 __all__ = [
-    "PlayoffOptions", "extra_boards_created", "imp_margin", "playoff_created", "seeds_by_lots",
+    "PlayoffOptions", "chosen_zone", "extra_boards_created", "imp_margin", "playoff_created",
+    "seeds_by_lots",
 ]
 
 
@@ -38,6 +40,20 @@ class PlayoffOptions:
     generic: bool = False
     format: PlayoffFormat | None = None
     """The organiser's own play-off format, in place of the regulation's."""
+    time_zone: str | None = None
+    """The chief arbiter's time zone for the play-off, in place of the event's."""
+
+
+def chosen_zone(
+    *names: str | None, fallback: timedelta, now: datetime
+) -> tuple[str | None, timedelta]:
+    """The play-off's time zone: the first of ``names`` given (the chief arbiter's, the
+    event's, the regulation's), with its offset now; with none, no name and the hall's
+    fixed offset (``fallback``)."""
+    for name in names:
+        if name is not None:
+            return name, offset_at(zone_of(name, fallback), now)
+    return None, fallback
 
 
 def playoff_created(
@@ -50,9 +66,12 @@ def playoff_created(
     new_seed: Callable[[], bytes],
     utc_offset: timedelta = timedelta(0),
     prescribed: PlayoffFormat | None = None,
+    regulation_zone: str | None = None,
 ) -> PlayoffCreated:
     """The play-off a tie for first requires, in the format the regulation prescribes
-    (``prescribed``) or the organiser's own (``options.format``)."""
+    (``prescribed``) or the organiser's own (``options.format``), in the time zone the
+    chief arbiter chose, else the event's, else the regulation's (``regulation_zone``),
+    else at the hall's fixed ``utc_offset``."""
     if not standings.playoff:
         raise PlayoffError("nobody is tied for first place: there is no play-off to create")
     format = options.format or prescribed
@@ -64,6 +83,9 @@ def playoff_created(
     seeds, seeding_draw = seeds_by_lots(playoff_id, standings, new_seed)
     playoff = build_playoff(
         format, seeds, generic=options.generic, playoff_id=playoff_id, name=event.name
+    )
+    zone, offset = chosen_zone(
+        options.time_zone, event.time_zone, regulation_zone, fallback=utc_offset, now=now
     )
     # A player whose last game has no end time is taken to have finished when the
     # play-off is created: the arbiter creates it after the last game.
@@ -88,7 +110,8 @@ def playoff_created(
         deadline=options.deadline,
         not_before=options.not_before,
         seeding_draw=tuple(seeding_draw),
-        utc_offset=utc_offset,
+        utc_offset=offset,
+        time_zone=zone,
     )
 
 
@@ -140,12 +163,15 @@ def extra_boards_created(
     now: datetime,
     utc_offset: timedelta = timedelta(0),
     existing: Sequence[tuple[str, str]] = (),
+    time_zone: str | None = None,
+    regulation_zone: str | None = None,
 ) -> ExtraBoardsCreated:
     """Extra boards for a tied bridge knock-out match (EBU 143.2.1).
 
     Refused unless the latest match between the two teams in the event is tied on
     IMPs, and refused for a pair that already has its extra boards (``existing``:
-    the teams of the extra-board contests created from the event).
+    the teams of the extra-board contests created from the event). Their time zone
+    is the chief arbiter's (``time_zone``), else the event's, else the regulation's.
     """
     if not isinstance(event, TeamEvent) or not event.is_bridge:
         raise PlayoffError("extra boards are for a bridge team event")
@@ -172,6 +198,9 @@ def extra_boards_created(
             "extra boards are played (EBU 143.2.1)"
         )
     plan = extra_boards(scheduled, event=competition, stage_boards=stage_boards)
+    zone, offset = chosen_zone(
+        time_zone, event.time_zone, regulation_zone, fallback=utc_offset, now=now
+    )
     return ExtraBoardsCreated(
         id=playoff_id,
         event_id=event_id,
@@ -182,5 +211,6 @@ def extra_boards_created(
         plan=plan,
         scheduled=scheduled,
         not_before=now,
-        utc_offset=utc_offset,
+        utc_offset=offset,
+        time_zone=zone,
     )

@@ -93,7 +93,9 @@ def playoff_pgn(state: PlayoffState, event_name: str) -> str:
         tags["Event"] = tag_value(f"{event_name}, play-off")
         tags["Site"] = "?"
         started = state.started_at.get((game.match, game.number))
-        tags["Date"] = started.strftime("%Y.%m.%d") if started else "????.??.??"
+        # PGN's date is the local one: the hall's, in the play-off's zone.
+        day = started.astimezone(state.zone) if started else None
+        tags["Date"] = day.strftime("%Y.%m.%d") if day else "????.??.??"
         tags["Round"] = f"{match.round}.{match.id}.{game.number}"
         tags["White"] = tag_value(state.names.get(game.white, game.white))
         tags["Black"] = tag_value(state.names.get(game.black, game.black))

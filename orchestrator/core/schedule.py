@@ -21,6 +21,7 @@ from playoff_formats.schedule import (
     plan_playoff,
     plan_stanzas,
 )
+from playoff_formats.zones import zone_or_none
 
 __all__ = ["constraints", "plan", "planned_start", "previous_ends", "rest_rule"]
 
@@ -36,6 +37,8 @@ def constraints(state: PlayoffState) -> Constraints:
         main_event_ended=state.main_event_ended,
         not_before=state.not_before,
         deadline=state.deadline,
+        # A zone this machine cannot read (older zone data) is said at the fixed offset.
+        time_zone=state.time_zone if zone_or_none(state.time_zone or "") else None,
         utc_offset=state.utc_offset,
         names=state.names,
     )

@@ -93,7 +93,7 @@ from playoff_formats.foresight import (
     PendingGame,
 )
 from playoff_formats.model import Event
-from playoff_formats.regulations import get_regulation, playoff_format
+from playoff_formats.regulations import get_regulation, playoff_format, regulation_time_zone
 from playoff_formats.schedule import Plan, PlanError
 from playoff_formats.schedule.reasons import ProblemKind
 from playoff_formats.standings import Standings
@@ -321,7 +321,7 @@ class Service:
     def schedule_of(self, state: PlayoffState) -> dict[str, object]:
         """The schedule as JSON, or why it cannot be planned."""
         try:
-            return self.plan(state).model_dump(mode="json")
+            return self.plan(state).as_json()
         except (PlayoffError, ValueError) as exc:
             return {"error": reason(exc)}
 
@@ -718,6 +718,7 @@ class Service:
             return playoff_created(
                 self._ids(), event_id, state.event, standings, options, self.time.now(),
                 self._seeds, self.utc_offset, playoff_format(regulation, standings),
+                regulation_time_zone(regulation),
             )
 
         return await self._create(event_id, build, as_actor(actor), key)
@@ -733,8 +734,10 @@ class Service:
         actor: Actor | str,
         *,
         key: Request | None = None,
+        time_zone: str | None = None,
     ) -> PlayoffState:
-        """Extra boards for a tied bridge knock-out match (EBU 143.2.1)."""
+        """Extra boards for a tied bridge knock-out match (EBU 143.2.1), in the time zone
+        the chief arbiter names (``time_zone``), else the event's or its regulation's."""
 
         def build(state: EventState) -> PlayoffEvent:
             existing = [
@@ -746,6 +749,7 @@ class Service:
             return extra_boards_created(
                 self._ids(), event_id, state.event, home, away, scheduled, competition,
                 stage_boards, self.time.now(), self.utc_offset, existing,
+                time_zone, regulation_time_zone(get_regulation(state.event.regulation)),
             )
 
         return await self._create(event_id, build, as_actor(actor), key)

@@ -13,7 +13,7 @@ logged event. Nothing here reads a clock or the log.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from orchestrator.core.auth import TokenRecord
@@ -26,6 +26,7 @@ from playoff_formats.model import Colour, Event
 from playoff_formats.playoff import Game, Match, Playoff
 from playoff_formats.schedule import Overrides
 from playoff_formats.timecontrol import TimeControl
+from playoff_formats.zones import zone_of
 
 if TYPE_CHECKING:
     from orchestrator.core.events import PlayoffEventBase
@@ -137,7 +138,10 @@ class PlayoffState:
     changes: tuple[ArbiterChange, ...] = ()
     updated_at: datetime | None = None
     utc_offset: timedelta = timedelta(0)
-    """The hall's offset from UTC: times of day in words are the hall's."""
+    """The hall's fixed offset from UTC: the zone of a play-off that names none (a log
+    written before time zones)."""
+    time_zone: str | None = None
+    """The event's IANA time zone (``Asia/Tashkent``): every time of day is said in it."""
     called: dict[GameKey, int] = field(default_factory=dict)
     """Games whose board called the arbiter: the instant (server ms); until an arbiter
     resumes the clock."""
@@ -159,6 +163,12 @@ class PlayoffState:
     placement, until the next position read."""
     eboards: dict[str, int] = field(default_factory=dict)
     """Which e-board (by serial number) plays which match."""
+
+    @property
+    def zone(self) -> tzinfo:
+        """The zone every time of day of the play-off is said in: the named one, with
+        the offset in force at each instant; else the fixed offset."""
+        return zone_of(self.time_zone, self.utc_offset)
 
     @property
     def chess(self) -> Playoff:

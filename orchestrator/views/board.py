@@ -15,7 +15,7 @@ from orchestrator.core.state import PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.core import short_names
 from orchestrator.views.playoff import ClockView, clock_view
-from orchestrator.views.shared import round_name, uncited
+from orchestrator.views.shared import offset_minutes, round_name, uncited
 from playoff_formats.clock import ClockStatus
 from playoff_formats.model import Colour
 from playoff_formats.playoff import Game
@@ -61,6 +61,13 @@ class BoardView(BaseModel):
     view: Literal["board"] = "board"
     seq: int
     server_ms: int
+    utc_offset_minutes: int = Field(
+        description="The hall's offset from UTC now: the board writes times of day at it "
+        "where no zone is named"
+    )
+    time_zone: str | None = Field(
+        description="The event's IANA time zone: the board writes times of day in it"
+    )
     match: int
     title: str
     game: int | None
@@ -164,6 +171,8 @@ def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str
     return BoardView(
         seq=state.seq,
         server_ms=ctx.server_ms,
+        utc_offset_minutes=offset_minutes(state, ctx.now),
+        time_zone=state.time_zone,
         match=match_id,
         title=title,
         game=game.number if game is not None else None,

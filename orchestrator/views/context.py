@@ -78,4 +78,4 @@ class ViewContext:
     def schedule_json(self) -> dict[str, Any]:
         if self.plan is None:
             return {"error": self.plan_error or "no schedule"}
-        return self.plan.model_dump(mode="json")
+        return self.plan.as_json()

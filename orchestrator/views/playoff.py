@@ -3,7 +3,7 @@ data that travels beside events: a clock as it stands, an Armageddon's terms."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,7 +30,11 @@ __all__ = [
 
 
 def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The whole play-off as JSON: bracket, games, draws, changes and the schedule."""
+    """The whole play-off as JSON: bracket, games, draws, changes and the schedule;
+    the play-off's times with the offset of its zone in force at each (``time_zone``
+    names it)."""
+    # A play-off that names no zone (logged before zones) answers as it always did.
+    zone = state.zone if state.time_zone is not None else None
     if state.extra is not None:
         return {
             "id": state.id,
@@ -42,6 +46,7 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
             "names": state.names,
             "extra_boards": state.extra.scoreboard(),
             "schedule": schedule,
+            "time_zone": state.time_zone,
             "changes": [change_view(c, state) for c in state.changes],
             "updated_at": _iso(state.updated_at),
         }
@@ -67,8 +72,8 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
                 "white": g.white,
                 "black": g.black,
                 "result": g.result.value if g.result is not None else None,
-                "started_at": _iso(state.started_at.get((g.match, g.number))),
-                "ended_at": _iso(state.ended_at.get((g.match, g.number))),
+                "started_at": _iso(state.started_at.get((g.match, g.number)), zone),
+                "ended_at": _iso(state.ended_at.get((g.match, g.number)), zone),
                 "armageddon": (
                     decider_view(state, match.id, g.number) if g.kind.decider else None
                 ),
@@ -89,8 +94,9 @@ def playoff_view(state: PlayoffState, schedule: dict[str, Any] | None = None) ->
         "participants": bracket["participants"],
         "matches": matches,
         "champion": champion(playoff),
-        "deadline": _iso(state.deadline),
+        "deadline": _iso(state.deadline, zone),
         "schedule": schedule,
+        "time_zone": state.time_zone,
         "draws": [draw_view(d) for d in state.draws],
         "changes": [change_view(c, state) for c in state.changes],
         "updated_at": _iso(state.updated_at),
@@ -116,13 +122,17 @@ def change_view(change: ArbiterChange, state: PlayoffState) -> dict[str, Any]:
         "type": event.type,
         "at": change.recorded_at.isoformat(),
         "actor": change.actor,
-        "text": event.describe(state.names, state.utc_offset),
+        "text": event.describe(state.names, state.zone),
         **event.log_data(),
     }
 
 
-def _iso(value: datetime | None) -> str | None:
-    return None if value is None else value.isoformat()
+def _iso(value: datetime | None, zone: tzinfo | None = None) -> str | None:
+    """An instant as ISO 8601, with the zone's offset in force at that instant (with
+    no zone, as it was logged)."""
+    if value is None:
+        return None
+    return (value if zone is None else value.astimezone(zone)).isoformat()
 
 
 class MovesView(BaseModel):

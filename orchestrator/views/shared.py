@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from orchestrator.core.state import PlayoffState
 from orchestrator.views.context import ViewContext
@@ -21,8 +21,18 @@ from playoff_formats.model import Colour
 from playoff_formats.placings import Award
 from playoff_formats.playoff import Match, Playoff, champion
 from playoff_formats.schedule import Plan, UnitStatus
+from playoff_formats.zones import offset_at
 
-__all__ = ["FlagFall", "flag_fall", "next_change", "placings", "round_name", "uncited"]
+__all__ = [
+    "FlagFall", "flag_fall", "next_change", "offset_minutes", "placings", "round_name",
+    "uncited",
+]
+
+
+def offset_minutes(state: PlayoffState, now: datetime) -> int:
+    """The play-off's offset from UTC in force ``now``, in minutes (a page that cannot
+    read the zone's name writes times of day at it)."""
+    return round(offset_at(state.zone, now) / timedelta(minutes=1))
 
 
 @dataclass(frozen=True, slots=True)

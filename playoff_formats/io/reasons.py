@@ -73,6 +73,8 @@ def generic_reason(error: Any) -> str:
             f"{show(value)} is not a date and time; write it as ISO 8601 with a time zone, "
             "e.g. 2015-12-13T18:40:00Z"
         )
+    if kind == "time_zone":
+        return str(error["msg"])
     if kind == "string_pattern_mismatch":
         return f"{show(value)} is not written in the form expected"
     return f"{error['msg']} (got {show(value)})"

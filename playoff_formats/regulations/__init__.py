@@ -15,6 +15,7 @@ from playoff_formats.regulations.base import (
     PlaysOff,
     Regulation,
     playoff_format,
+    regulation_time_zone,
 )
 from playoff_formats.regulations.kinds import EventKind, kind_mismatch
 
@@ -158,6 +159,7 @@ __all__ = [
     "prize_rule",
     "regulation_names",
     "regulation_ranks",
+    "regulation_time_zone",
     "regulations_for",
     "regulations_with_prizes",
 ]

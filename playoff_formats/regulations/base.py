@@ -45,6 +45,12 @@ def playoff_format(regulation: Regulation, standings: Standings) -> PlayoffForma
     return None
 
 
+def regulation_time_zone(regulation: Regulation) -> str | None:
+    """The time zone ``regulation`` names for its events, or ``None``."""
+    zone = getattr(regulation, "time_zone", None)
+    return zone if isinstance(zone, str) else None
+
+
 @dataclass(frozen=True)
 class CriteriaRegulation:
     """An ordered list of criteria applied to players level on score.
@@ -70,6 +76,9 @@ class CriteriaRegulation:
     every criterion (GCT 2015 reg. 3)."""
     """The play-off format for the tie: a built-in format's name (read only when a
     play-off is asked for), or an organiser's own."""
+    time_zone: str | None = None
+    """The IANA time zone of the events it governs (a series played in one city), for
+    an event that names none; ``None``: the event, or the chief arbiter, says."""
     ranks: ClassVar[EventKind] = INDIVIDUAL_CHESS
 
     def playoff(self, standings: Standings) -> PlayoffFormat | None:

@@ -16,7 +16,8 @@ event's start date, see :mod:`playoff_formats.tiebreaks.editions`),
 ``unrated_rating`` (the rating an unrated participant counts with in the
 rating-based criteria; without it they are dropped when anyone is unrated),
 ``playoff_rule`` and ``unresolved`` (the sentences of
-:class:`CriteriaRegulation`) are optional. Codes are those of
+:class:`CriteriaRegulation`) and ``time_zone`` (the IANA zone of its events, for an
+event that names none: ``"Asia/Tashkent"``) are optional. Codes are those of
 :mod:`playoff_formats.tiebreaks.catalogue`, in any case and with their
 modifiers (``BH/C1``, ``BH-C1``, ``BH/M1``, ``KS/L60``); the trace labels each
 step with the code. Anything else is refused with an :class:`InputError`
@@ -46,6 +47,7 @@ from playoff_formats.tiebreaks.catalogue import (
 from playoff_formats.tiebreaks.core import LabelledCriterion
 from playoff_formats.tiebreaks.editions import EDITIONS, Edition, edition_sentence
 from playoff_formats.tiebreaks.fide import PAIRINGS, Pairing
+from playoff_formats.zones import not_a_zone, zone_or_none
 
 if TYPE_CHECKING:
     from playoff_formats.formats import PlayoffFormat
@@ -64,6 +66,7 @@ _OPTIONAL = (
     "playoff_rule",
     "unresolved",
     "playoff",
+    "time_zone",
 )
 _MOST_RATING = 4000
 
@@ -160,11 +163,7 @@ def _regulation(document: dict[str, Any], filename: str) -> CriteriaRegulation:
     pairing = _pairing(document.get("pairing", "swiss"), filename)
     edition = _edition(document.get("fide_edition"), filename)
     unrated = _rating(document.get("unrated_rating"), filename)
-    extra: dict[str, Any] = {  # texts only: playoff_rule, unresolved
-        key: _text(document, key, filename)
-        for key in ("playoff_rule", "unresolved")
-        if key in document
-    }
+    extra = _extra(document, filename)
     settings = Settings(pairing=pairing, edition=edition, unrated_rating=unrated)
     return FideRegulation(
         name=name,
@@ -248,11 +247,7 @@ def _team_regulation(
             )
         seen.setdefault(same, position)
         labelled.append(LabelledCriterion(code.written, team_criterion_of(code, score)))
-    extra: dict[str, Any] = {  # texts only: playoff_rule, unresolved
-        key: _text(document, key, filename)
-        for key in ("playoff_rule", "unresolved")
-        if key in document
-    }
+    extra = _extra(document, filename)
     return FideTeamRegulation(
         name=name,
         title=title,
@@ -261,6 +256,21 @@ def _team_regulation(
         score=score,
         **extra,
     )
+
+
+def _extra(document: dict[str, Any], filename: str) -> dict[str, Any]:
+    """The optional texts (playoff_rule, unresolved) and the events' time zone."""
+    extra: dict[str, Any] = {
+        key: _text(document, key, filename)
+        for key in ("playoff_rule", "unresolved")
+        if key in document
+    }
+    if "time_zone" in document:
+        zone = _text(document, "time_zone", filename)
+        if zone_or_none(zone) is None:
+            raise InputError(not_a_zone(zone), source=filename, path="time_zone")
+        extra["time_zone"] = zone
+    return extra
 
 
 def _edition(value: object, filename: str) -> Edition | None:

@@ -20,6 +20,7 @@ from playoff_formats.schedule.model import (
     BreakKind,
     Constraints,
     GameActual,
+    Moment,
     Plan,
     PlanError,
     PlannedGame,
@@ -28,6 +29,7 @@ from playoff_formats.schedule.model import (
     UnitId,
     UnitKind,
     UnitStatus,
+    written_in,
 )
 from playoff_formats.schedule.overrides import (
     Overrides,
@@ -64,6 +66,7 @@ __all__ = [
     "Constraints",
     "Entrant",
     "GameActual",
+    "Moment",
     "Notice",
     "NoticeKind",
     "Overrides",
@@ -91,4 +94,5 @@ __all__ = [
     "rest_breaches",
     "stanza_units",
     "stanzas_from_plan",
+    "written_in",
 ]

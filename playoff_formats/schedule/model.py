@@ -6,17 +6,26 @@ Every instant is timezone-aware; durations are :class:`~datetime.timedelta`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
-from typing import Self
+from typing import Annotated, Any, Self
 
-from pydantic import AwareDatetime, Field, model_validator
+from pydantic import (
+    AwareDatetime,
+    Field,
+    PrivateAttr,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    WrapSerializer,
+    model_validator,
+)
 
 from playoff_formats.errors import PlayoffError
-from playoff_formats.model import Frozen
+from playoff_formats.model import Frozen, TimeZoneName
 from playoff_formats.schedule.overrides import Overrides, TimeControlChange
 from playoff_formats.schedule.reasons import Problem
 from playoff_formats.schedule.words import problem as problem_words
+from playoff_formats.zones import fixed_zone, zone_of
 
 __all__ = [
     "Actuals",
@@ -24,6 +33,7 @@ __all__ = [
     "BreakKind",
     "Constraints",
     "GameActual",
+    "Moment",
     "Plan",
     "PlanError",
     "PlannedGame",
@@ -32,6 +42,7 @@ __all__ = [
     "UnitId",
     "UnitKind",
     "UnitStatus",
+    "written_in",
 ]
 
 UnitId = tuple[int, int]
@@ -78,13 +89,22 @@ class Constraints(Frozen):
         description="A running game past its estimate is expected this long after now",
     )
     rule: str = Field(default="reg. 5", description="Cited for the break and the intervals")
+    time_zone: TimeZoneName | None = Field(
+        default=None,
+        description="The event's IANA time zone: times of day in words are said in it",
+    )
     utc_offset: timedelta = Field(
         default=timedelta(0),
-        description="The hall's offset from UTC: times of day in words are the hall's",
+        description="The hall's fixed offset from UTC, where no time zone is named",
     )
     names: dict[str, str] = Field(
         default_factory=dict, description="Player (or team) names by id, for the words"
     )
+
+    @property
+    def zone(self) -> tzinfo:
+        """The zone every time of day is said in: the named one, else the fixed offset."""
+        return zone_of(self.time_zone, self.utc_offset)
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -146,6 +166,32 @@ class StanzaToPlace(Frozen):
 
 # --- outputs ----------------------------------------------------------------------
 
+_ZONE = "zone"
+"""The serialization context's key for the zone a plan's instants are written in."""
+
+
+def _in_zone(
+    moment: datetime, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+) -> Any:
+    # Instants are kept and computed in UTC (a datetime in a zone with daylight-saving
+    # time subtracts wall-clock times); only what is written out is in the zone.
+    zone = info.context.get(_ZONE) if isinstance(info.context, dict) else None
+    if zone is None or not info.mode_is_json():
+        return handler(moment)
+    return moment.astimezone(zone).isoformat()
+
+
+Moment = Annotated[datetime, WrapSerializer(_in_zone)]
+"""An instant of the plan (UTC), written in JSON with the offset of the plan's zone in
+force at that instant (``2026-10-25T01:30:00+01:00``) by :meth:`Plan.as_json`, or by
+any model dumped with :func:`written_in`'s context."""
+
+
+def written_in(zone: tzinfo | None) -> dict[str, Any] | None:
+    """The serialization context that writes every :data:`Moment` in ``zone`` (None:
+    in UTC, as pydantic writes it)."""
+    return None if zone is None else {_ZONE: zone}
+
 
 class UnitKind(StrEnum):
     REGULAR = "regular"
@@ -169,8 +215,8 @@ class PlannedGame(Frozen):
     round: int
     round_name: str = ""
     players: tuple[str, str]
-    start: datetime
-    end: datetime
+    start: Moment
+    end: Moment
     fixed: bool
     tentative: bool = False
     status: UnitStatus
@@ -192,8 +238,8 @@ class Break(Frozen):
     """Who rests, from when to when, and why. ``required`` is the rest that applied."""
 
     who: tuple[str, ...]
-    start: datetime
-    end: datetime
+    start: Moment
+    end: Moment
     kind: BreakKind
     required: timedelta | None = None
     reason: str
@@ -206,7 +252,7 @@ class Proposal(Frozen):
     time_control: str | None = None
     rounds: tuple[int, ...] = ()
     matches: tuple[int, ...] = ()
-    finish: datetime | None = None
+    finish: Moment | None = None
     change: TimeControlChange | None = None
     text: str
 
@@ -216,20 +262,44 @@ class Plan(Frozen):
 
     games: tuple[PlannedGame, ...]
     breaks: tuple[Break, ...]
-    break_over: datetime | None = Field(
+    break_over: Moment | None = Field(
         default=None,
         description="End of the mandatory break after the main event (None: no end known)",
     )
-    earliest_start: datetime = Field(
+    earliest_start: Moment = Field(
         description="When the play-off may begin: the break over and not before not_before"
     )
-    start: datetime
-    finish: datetime
-    deadline: datetime | None = None
+    start: Moment
+    finish: Moment
+    deadline: Moment | None = None
     fits: bool | None = None
     overrun: timedelta = timedelta(0)
     proposal: Proposal | None = None
     warnings: tuple[str, ...] = ()
+    time_zone: str | None = Field(
+        default=None,
+        description="The IANA time zone every instant of the plan is written in (None: a "
+        "fixed offset from UTC, where the play-off names no zone)",
+    )
+    _zone: tzinfo = PrivateAttr(default_factory=lambda: fixed_zone(timedelta(0)))
+
+    def in_zone(self, zone: tzinfo) -> Plan:
+        """The same plan, written in ``zone`` (:meth:`as_json`)."""
+        plan = self.model_copy()
+        plan._zone = zone
+        return plan
+
+    @property
+    def zone(self) -> tzinfo:
+        return self._zone
+
+    def as_json(self) -> dict[str, Any]:
+        """The plan as the API gives it: every instant with the offset of the zone in
+        force at that instant, and the zone named. A plan whose play-off names no zone
+        (a log written before zones) is written in UTC, as it always was."""
+        context = written_in(self._zone if self.time_zone is not None else None)
+        written: dict[str, Any] = self.model_dump(mode="json", context=context)
+        return written
 
     def game(self, match: int, number: int) -> PlannedGame:
         for g in self.games:

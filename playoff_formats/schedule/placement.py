@@ -239,7 +239,7 @@ def _context(
         latest = max(known.values())
         last = [Player(p) for p in participants if known.get(p) == latest]
         text = main_event_bound(
-            brk, rule, last, latest, constraints.names, constraints.utc_offset
+            brk, rule, last, latest, constraints.names, constraints.zone
         )
         bounds.append((latest + brk, text))
         main_break = Break(
@@ -344,7 +344,7 @@ def _run(
     intervals: Mapping[UnitId, timedelta],
     notes: Mapping[UnitId, str],
 ) -> _Pass:
-    when = partial(instant, utc_offset=ctx.constraints.utc_offset)
+    when = partial(instant, zone=ctx.constraints.zone)
     c = ctx.constraints
     free: dict[str, tuple[datetime, str]] = {}
     ends: dict[UnitId, datetime] = {}
@@ -536,10 +536,11 @@ def _assemble(best: _Pass, ctx: _Context, proposal: Proposal | None) -> Plan:
         overrun=overrun,
         proposal=proposal,
         warnings=tuple(
-            notice(w, ctx.constraints.names, ctx.constraints.utc_offset)
+            notice(w, ctx.constraints.names, ctx.constraints.zone)
             for w in ctx.warnings + best.warnings
         ),
-    )
+        time_zone=ctx.constraints.time_zone,
+    ).in_zone(ctx.constraints.zone)
 
 
 # --- the proposal -----------------------------------------------------------------------
@@ -554,7 +555,7 @@ def _propose(
     units: Sequence[Unit],
     candidates: Sequence[TimeControl],
 ) -> Proposal:
-    when = partial(instant, utc_offset=constraints.utc_offset)
+    when = partial(instant, zone=constraints.zone)
     moves = constraints.moves_estimate
     timed = {(a.match, a.game) for a in actuals.games}
     begun_rounds = {

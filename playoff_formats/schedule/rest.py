@@ -15,7 +15,7 @@ instant, which may be earlier than the plan.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from playoff_formats.model import Frozen
@@ -62,7 +62,7 @@ def rest_breaches(
     cited in the words ("GCT 2015 reg. 5").
     """
     breaches: list[RestBreach] = []
-    offset = constraints.utc_offset
+    zone = constraints.zone
     ended = constraints.main_event_ended
     if ended and constraints.break_after_main_event > timedelta(0):
         last = max(ended.values())
@@ -70,7 +70,7 @@ def rest_breaches(
         if at < until:
             breaches.append(_worded(
                 kind=RestKind.MAIN_EVENT, binding=True, until=until,
-                required=constraints.break_after_main_event, rule=rule, utc_offset=offset,
+                required=constraints.break_after_main_event, rule=rule, zone=zone,
             ))
     ends = [previous_end[player] for player in players if player in previous_end]
     if ends:
@@ -83,14 +83,14 @@ def rest_breaches(
             if rested < needed:
                 breaches.append(_worded(
                     kind=kind, binding=binding, until=latest + needed, required=needed,
-                    since=latest, rule=rule, utc_offset=offset,
+                    since=latest, rule=rule, zone=zone,
                 ))
                 break  # the minimum broken says enough; the preference is the lesser rule
     return tuple(breaches)
 
 
 def chief_time_breaches(
-    match: int, game: int, at: datetime, overrides: Overrides, utc_offset: timedelta
+    match: int, game: int, at: datetime, overrides: Overrides, zone: tzinfo
 ) -> tuple[RestBreach, ...]:
     """A start at ``at`` before the time the chief arbiter moved game ``game`` of
     ``match`` to, or postponed it to: the chief arbiter's own decision, so binding
@@ -100,18 +100,18 @@ def chief_time_breaches(
         if (pin.match, pin.game) == (match, game) and at < pin.start:
             breaches.append(_worded(
                 kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=pin.start,
-                utc_offset=utc_offset,
+                zone=zone,
             ))
     for later in overrides.postponements:
         applies = later.match in (None, match) and later.game in (None, game)
         if applies and at < later.not_before:
             breaches.append(_worded(
                 kind=RestKind.CHIEF_ARBITER_TIME, binding=True, until=later.not_before,
-                postponed=True, utc_offset=utc_offset,
+                postponed=True, zone=zone,
             ))
     return tuple(breaches)
 
 
-def _worded(*, utc_offset: timedelta, **data: Any) -> RestBreach:
+def _worded(*, zone: tzinfo, **data: Any) -> RestBreach:
     breach = RestBreach(**data, text="")
-    return breach.model_copy(update={"text": rest_breach(breach, utc_offset)})
+    return breach.model_copy(update={"text": rest_breach(breach, zone)})

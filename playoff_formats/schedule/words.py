@@ -9,7 +9,7 @@ player is named, never shown by id.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from playoff_formats.phrase import Player, and_list
@@ -39,18 +39,20 @@ def cite(rule: str) -> str:
     return f" ({rule})" if rule else ""
 
 
-def instant(moment: datetime | None, utc_offset: timedelta = timedelta(0)) -> str:
-    """The time of day as the hall reads it: ``13:29`` at the hall's offset from UTC
-    (``utc_offset``); ``unknown`` for ``None``. A play-off is played in one day, so
-    the time of day says which instant it is."""
+def instant(moment: datetime | None, zone: tzinfo = UTC) -> str:
+    """The time of day as the hall reads it: ``13:29`` in the event's time zone
+    (``zone``), with the offset in force at that instant; ``unknown`` for ``None``. A
+    play-off is played in one day, so the time of day says which instant it is."""
     if moment is None:
         return "unknown"
-    return f"{local(moment, utc_offset):%H:%M}"
+    return f"{local(moment, zone):%H:%M}"
 
 
-def local(moment: datetime, utc_offset: timedelta) -> datetime:
-    """``moment`` at the hall's offset from UTC."""
-    return moment.astimezone(timezone(utc_offset))
+def local(moment: datetime, zone: tzinfo) -> datetime:
+    """``moment`` as the hall's clocks show it: in the event's zone, at the offset in
+    force at that instant (never one offset for the whole day: a change of
+    daylight-saving time may fall in the play-off)."""
+    return moment.astimezone(zone)
 
 
 def span(delta: timedelta) -> str:
@@ -101,13 +103,13 @@ def main_event_bound(
     last: Sequence[Player],
     ended: datetime,
     names: Mapping[str, str],
-    utc_offset: timedelta,
+    zone: tzinfo,
 ) -> str:
     """Why nothing starts earlier: the break after the main event, and whose game ended last."""
     return (
         f"the {adjective(rest)} break after the main event{cite(rule)}: the last "
         f"main-event game of a play-off player ({players(last, names)}) ended at "
-        f"{instant(ended, utc_offset)}"
+        f"{instant(ended, zone)}"
     )
 
 
@@ -164,27 +166,27 @@ def problem(about: Problem, names: Mapping[str, str]) -> str:
     return f"the stanzas of match {match} must be in the same round"
 
 
-def notice(about: Notice, names: Mapping[str, str], utc_offset: timedelta) -> str:
+def notice(about: Notice, names: Mapping[str, str], zone: tzinfo) -> str:
     """A warning of the plan, in words."""
     if about.kind is NoticeKind.MAIN_EVENT_END_UNKNOWN:
         return (
             f"the end of the last main-event game of {players(about.players, names)} is "
             "unknown: the play-off starts no earlier than the organiser's earliest start, "
-            f"{instant(about.at, utc_offset)}"
+            f"{instant(about.at, zone)}"
         )
     what = unit(about.match or 0, about.game or 0, stanza=about.stanza)
     if about.kind is NoticeKind.PIN_TOO_EARLY:
         return (
-            f"the arbiter's start {instant(about.asked, utc_offset)} for {what} is earlier "
+            f"the arbiter's start {instant(about.asked, zone)} for {what} is earlier "
             f"than allowed by {about.because}; it is planned at "
-            f"{instant(about.at, utc_offset)}, the earliest legal time"
+            f"{instant(about.at, zone)}, the earliest legal time"
         )
     return f"{what} has a result but no recorded times: its times are estimated"
 
 
-def rest_breach(breach: RestBreach, utc_offset: timedelta) -> str:
+def rest_breach(breach: RestBreach, zone: tzinfo) -> str:
     """Why a start is too early for the rest owed, and from when it may be."""
-    until = instant(breach.until, utc_offset)
+    until = instant(breach.until, zone)
     needed = span(breach.required or timedelta(0))
     if breach.kind is RestKind.MAIN_EVENT:
         return (
@@ -198,5 +200,5 @@ def rest_breach(breach: RestBreach, utc_offset: timedelta) -> str:
     what = "not less than" if breach.kind is RestKind.MINIMUM_INTERVAL else "if possible at least"
     return (
         f"{what} {needed} between a player's games{cite(breach.rule)}: not before {until}, "
-        f"the previous game having ended at {instant(breach.since, utc_offset)}"
+        f"the previous game having ended at {instant(breach.since, zone)}"
     )

@@ -9,7 +9,7 @@ its start only a forfeit is a result."""
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import timedelta, timezone
 from pathlib import Path
 
 from orchestrator.core.timesource import ManualTime
@@ -104,8 +104,9 @@ def test_the_rules_words_say_times_in_the_halls_clock(tmp_path: Path) -> None:
     clock = ManualTime()
     later = clock.now() + timedelta(minutes=44)
     overrides = Overrides(postponements=(Postponement(not_before=later, match=2, game=1),))
-    (breach,) = chief_time_breaches(2, 1, clock.now(), overrides, timedelta(hours=5))
+    hall = timezone(timedelta(hours=5))
+    (breach,) = chief_time_breaches(2, 1, clock.now(), overrides, hall)
     assert breach.binding and breach.until == later
     assert breach.text == "the chief arbiter postponed it to 17:44"  # a postponement of all
-    assert chief_time_breaches(2, 2, clock.now(), overrides, timedelta(0)) == ()
-    assert chief_time_breaches(2, 1, later, overrides, timedelta(0)) == ()
+    assert chief_time_breaches(2, 2, clock.now(), overrides, hall) == ()
+    assert chief_time_breaches(2, 1, later, overrides, hall) == ()

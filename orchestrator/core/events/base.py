@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any, ClassVar, NamedTuple, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PlainSerializer
@@ -20,7 +20,8 @@ Instant = Annotated[AwareDatetime, PlainSerializer(lambda t: t.isoformat(), when
 """A timezone-aware instant, logged as ISO 8601 with its offset (``+00:00``)."""
 
 
-_UTC = timedelta(0)
+_UTC: tzinfo = UTC
+"""Times of day in words where no zone is given."""
 
 
 class Stamp(NamedTuple):
@@ -99,7 +100,7 @@ class PlayoffEventBase(_Event):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         raise NotImplementedError
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         """The event in words, the players by their names (every change an arbiter makes
         by hand says this)."""
         raise NotImplementedError
@@ -152,5 +153,5 @@ def _result_text(result: Result) -> str:
     return "½-½" if result is Result.DRAW else result.value
 
 
-def _clock_time(moment: datetime, utc_offset: timedelta) -> str:
-    return instant(moment, utc_offset)
+def _clock_time(moment: datetime, zone: tzinfo) -> str:
+    return instant(moment, zone)

@@ -4,7 +4,7 @@ board, an outage longer than allowed, and the arbiter's penalties under the Laws
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import tzinfo
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -98,7 +98,7 @@ class PenaltyGiven(ClockEvent):
     def step(self, clock: Clock) -> Clock:
         return clock.adjust(self.opponent, self.delta_ms, self.at_ms)
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         return (
             f"gave {seconds(self.delta_ms)} to {self.opponent.value} for "
             f"{self.offender.value}'s illegal move ({self.article}), match {self.match}, "

@@ -4,7 +4,7 @@ corrections."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import tzinfo
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -136,7 +136,7 @@ class BoardScoreCorrected(PlayoffEventBase):
         }
         return self._next(state, stamp, extra=extra, started_at=started, ended_at=ended)
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         text = (
             f"score of stanza {self.stanza}, board {self.board}, table {self.table} corrected "
             f"from NS {_ns(self.previous)} to NS {_ns(self.ns_score)}"

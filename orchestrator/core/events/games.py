@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import timedelta
+from datetime import timedelta, tzinfo
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -56,7 +56,14 @@ class PlayoffCreated(PlayoffEventBase):
         default=(), description="Lots drawn between players level after every tiebreak"
     )
     utc_offset: timedelta = Field(
-        default=timedelta(0), description="The hall's offset from UTC (times of day in words)"
+        default=timedelta(0),
+        description="The hall's offset from UTC when created (where no time zone is named, "
+        "the one every time of day is said at)",
+    )
+    time_zone: str | None = Field(
+        default=None,
+        description="The event's IANA time zone (Asia/Tashkent): every time of day is said "
+        "in it; absent from logs written before zones, which keep utc_offset",
     )
 
     def create(self, stamp: Stamp) -> PlayoffState:
@@ -74,6 +81,7 @@ class PlayoffCreated(PlayoffEventBase):
             not_before=self.not_before,
             updated_at=stamp.recorded_at,
             utc_offset=self.utc_offset,
+            time_zone=self.time_zone,
         )
 
 
@@ -92,7 +100,14 @@ class ExtraBoardsCreated(PlayoffEventBase):
     not_before: Instant | None = None
     deadline: Instant | None = None
     utc_offset: timedelta = Field(
-        default=timedelta(0), description="The hall's offset from UTC (times of day in words)"
+        default=timedelta(0),
+        description="The hall's offset from UTC when created (where no time zone is named, "
+        "the one every time of day is said at)",
+    )
+    time_zone: str | None = Field(
+        default=None,
+        description="The event's IANA time zone (Asia/Tashkent): every time of day is said "
+        "in it; absent from logs written before zones, which keep utc_offset",
     )
 
     def create(self, stamp: Stamp) -> PlayoffState:
@@ -109,6 +124,7 @@ class ExtraBoardsCreated(PlayoffEventBase):
             extra=ExtraBoards.start(self.home, self.away, self.plan),
             updated_at=stamp.recorded_at,
             utc_offset=self.utc_offset,
+            time_zone=self.time_zone,
         )
 
 
@@ -226,7 +242,7 @@ class GameStarted(GameEvent):
     def listed(self) -> bool:
         return self.override is not None
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         return (
             f"match {self.match}, game {self.game} started early: "
             + "; ".join(self.overridden)
@@ -369,7 +385,7 @@ class ClockAdjusted(ClockEvent):
         after = super().apply(state, stamp)  # the arbiter has set the clock after an outage
         return replace(after, outages={k: v for k, v in after.outages.items() if k != self.key})
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         seconds = abs(self.delta_ms) / 1000
         amount = f"{seconds:g} s"
         if self.delta_ms >= 0:
@@ -441,7 +457,7 @@ class VoidedGame(BaseModel):
     black: str | None
     result: Result | None = Field(description="Its result before; None: it was under way")
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         players = " v ".join(names.get(p, p) for p in (self.white, self.black) if p)
         what = f"match {self.match}, game {self.game}"
         if players:
@@ -523,7 +539,7 @@ class ResultCorrected(GameEvent):
             state, stamp, playoff=playoff, started_at=started, ended_at=ended, clocks=clocks
         )
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         was = f" from {_result_text(self.previous)}" if self.previous is not None else ""
         text = (
             f"result of match {self.match}, game {self.game} corrected{was} to "

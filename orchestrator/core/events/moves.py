@@ -4,7 +4,7 @@ positions, a position no legal move reaches, and which e-board plays which match
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import tzinfo
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -110,7 +110,7 @@ class EboardMapped(PlayoffEventBase):
             raise PlayoffError(f"the e-board {self.serial} is on no match")
         return self._next(state, stamp, eboards=eboards)
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         if self.match is None:
             return f"e-board {self.serial} taken off its match"
         return f"e-board {self.serial} put on match {self.match}"

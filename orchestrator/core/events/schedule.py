@@ -4,7 +4,7 @@ changed, deadlines, and the transitions the scheduler fires."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import tzinfo
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -50,10 +50,10 @@ class StartMoved(GameEvent):
         )
         return self._next(state, stamp, overrides=state.overrides.with_pin(pin))
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         return (
             f"start of match {self.match}, game {self.game} moved to "
-            f"{_clock_time(self.at, utc_offset)}"
+            f"{_clock_time(self.at, zone)}"
         )
 
 
@@ -63,10 +63,10 @@ class Postponed(StartMoved):
     type: Literal["postponed"] = "postponed"  # type: ignore[assignment]
     minutes: int = Field(gt=0)
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         return (
             f"match {self.match}, game {self.game} postponed {self.minutes} min "
-            f"(to {_clock_time(self.at, utc_offset)})"
+            f"(to {_clock_time(self.at, zone)})"
         )
 
 
@@ -107,7 +107,7 @@ class TimeControlShortened(PlayoffEventBase):
         )
         return self._next(state, stamp, overrides=state.overrides.with_time_control(change))
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         which = f"match {self.match}" if self.match is not None else "every match not begun"
         return f"time control shortened to {self.time_control} ({which})"
 
@@ -144,7 +144,7 @@ class TimeControlRestored(PlayoffEventBase):
             raise PlayoffError("no time control not yet begun was shortened: nothing to restore")
         return self._next(state, stamp, overrides=overrides)
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         which = f"match {self.match}" if self.match is not None else "every match not begun"
         return f"the regulation's time control restored ({which})"
 
@@ -161,10 +161,10 @@ class DeadlineSet(PlayoffEventBase):
     def apply(self, state: PlayoffState, stamp: Stamp) -> PlayoffState:
         return self._next(state, stamp, deadline=self.deadline)
 
-    def describe(self, names: Mapping[str, str], utc_offset: timedelta = _UTC) -> str:
+    def describe(self, names: Mapping[str, str], zone: tzinfo = _UTC) -> str:
         if self.deadline is None:
             return "deadline cleared"
-        return f"deadline set to {_clock_time(self.deadline, utc_offset)}"
+        return f"deadline set to {_clock_time(self.deadline, zone)}"
 
 
 class TransitionFired(PlayoffEventBase):

@@ -4,7 +4,7 @@ Everything the console shows is decided and worded here; the console renders the
 view and sends the payloads it offers. It keeps no rules of its own: no command
 or event types, no move counter, no turns, no points table, no schedule diffing.
 Text meant for people names players, never their ids, and gives times of day as
-the hall reads them (``13:29``, at the play-off's ``utc_offset``).
+the hall reads them (``13:29``, in the play-off's time zone, ``state.zone``).
 
 Controls
 --------
@@ -62,6 +62,7 @@ from orchestrator.views.arbiter.forms import (
 from orchestrator.views.arbiter.models import VIEW_MODEL, ArbiterView
 from orchestrator.views.arbiter.view import whole_view
 from orchestrator.views.context import ViewContext
+from playoff_formats.schedule import written_in
 
 __all__ = [
     "VIEW_MODEL",
@@ -79,4 +80,7 @@ __all__ = [
 
 def arbiter_view(state: PlayoffState, ctx: ViewContext) -> dict[str, Any]:
     """Everything the arbiter console shows and allows, as of ``ctx.now``."""
-    return whole_view(Core(state, ctx)).model_dump(mode="json")
+    # Its instants with the offset of the play-off's zone in force at each (in UTC, as
+    # always, for a play-off that names no zone).
+    zone = written_in(state.zone if state.time_zone is not None else None)
+    return whole_view(Core(state, ctx)).model_dump(mode="json", context=zone)

@@ -69,4 +69,4 @@ def board_keys_view(core: Core) -> tuple[BoardKeyControl, ...]:
 
 def _time(ms: int, core: Core) -> str:
     """A server instant as the hall's time of day, to the second: ``14:31:05``."""
-    return f"{local(datetime.fromtimestamp(ms / 1000, UTC), core.state.utc_offset):%H:%M:%S}"
+    return f"{local(datetime.fromtimestamp(ms / 1000, UTC), core.state.zone):%H:%M:%S}"

@@ -94,7 +94,7 @@ class Core:
 
     def time(self, moment: datetime | None) -> str:
         """A time of day as the hall reads it."""
-        return instant(moment, self.state.utc_offset)
+        return instant(moment, self.state.zone)
 
     def ms(self, moment: datetime) -> int:
         """An instant in server ms, on the clocks' scale."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import Field
@@ -13,7 +12,7 @@ from orchestrator.views.playoff import ClockView
 from playoff_formats.clock import ClockStatus
 from playoff_formats.model import Colour
 from playoff_formats.playoff import GameKind, MatchStatus
-from playoff_formats.schedule import UnitKind, UnitStatus
+from playoff_formats.schedule import Moment, UnitKind, UnitStatus
 from playoff_formats.schedule.rest import RestKind
 
 __all__ = [
@@ -112,7 +111,7 @@ class RestView(_View):
         description="A rule (only the chief arbiter may set it aside), not a preference"
     )
     text: str = Field(description="The rule in words, citing the regulation")
-    until: datetime
+    until: Moment
     until_text: str = Field(description='When it ends, as the hall reads it ("12:30")')
     until_ms: int = Field(description="When it ends, in server ms (for a countdown)")
 
@@ -263,8 +262,8 @@ class ExtraBoardsView(_View):
 class Moved(_View):
     """How a planned game moved since the previous view."""
 
-    from_start: datetime
-    from_end: datetime
+    from_start: Moment
+    from_end: Moment
     delta: str = Field(description='e.g. "+15 min", "−25 min"')
 
 
@@ -283,8 +282,8 @@ class PlanGame(_View):
     time_control: str | None
     interval: str | None
     reason: str
-    start: datetime
-    end: datetime
+    start: Moment
+    end: Moment
     fixed: bool
     tentative: bool
     moved: Moved | None
@@ -295,8 +294,8 @@ class PlanBreak(_View):
 
     lane: int
     kind: str
-    start: datetime
-    end: datetime
+    start: Moment
+    end: Moment
     reason: str
 
 
@@ -321,7 +320,7 @@ class ReplanItem(_View):
     key: str
     label: str
     delta: str
-    to: datetime
+    to: Moment
 
 
 class Replan(_View):
@@ -336,9 +335,9 @@ class ScheduleView(_View):
     """The schedule as planned now, against the deadline."""
 
     error: str | None = Field(default=None, description="Why there is no schedule")
-    start: datetime | None = None
-    finish: datetime | None = None
-    deadline: datetime | None = None
+    start: Moment | None = None
+    finish: Moment | None = None
+    deadline: Moment | None = None
     fits: bool | None = None
     fits_text: str | None = None
     proposal: Proposal | None = None
@@ -369,7 +368,7 @@ class ChangeView(_View):
 
     seq: int
     type: str
-    at: datetime
+    at: Moment
     actor: str | None
     when: str = Field(description='The time of day, as the hall reads it ("13:29")')
     by: str = Field(description='"chief arbiter", "arbiter"')
@@ -499,7 +498,13 @@ class ArbiterView(_View):
     subtitle: str
     over: bool = Field(description="The play-off is decided: no clock runs any more")
     utc_offset_minutes: int = Field(
-        description="The hall's offset from UTC: the console writes times of day at it"
+        description="The hall's offset from UTC now: the console writes times of day at it "
+        "where no zone is named"
+    )
+    time_zone: str | None = Field(
+        default=None,
+        description="The event's IANA time zone (Asia/Tashkent): the console writes every "
+        "time of day in it; null: at utc_offset_minutes",
     )
     champion: ChampionView | None
     matches: tuple[MatchView, ...]

@@ -102,7 +102,7 @@ def change_view(core: Core, change: ArbiterChange) -> ChangeView:
                 f"the chief arbiter, setting aside: {set_aside}")
         reason = event.override
     else:
-        text = capital(event.describe(core.state.names, core.state.utc_offset))
+        text = capital(event.describe(core.state.names, core.state.zone))
     return ChangeView(
         seq=change.seq, type=event.type, at=change.recorded_at, actor=change.actor,
         when=core.time(change.recorded_at), by=by_role(change.actor),

@@ -32,6 +32,7 @@ from orchestrator.views.arbiter.placings import placing_rows
 from orchestrator.views.arbiter.records import change_view, draw_view
 from orchestrator.views.arbiter.schedule import next_change_ms, schedule_view
 from orchestrator.views.playoff import ClockView, clock_view
+from orchestrator.views.shared import offset_minutes
 from playoff_formats.errors import PlayoffError
 from playoff_formats.playoff import (
     champion,
@@ -72,7 +73,8 @@ def whole_view(core: Core) -> ArbiterView:
         title=title,
         subtitle=subtitle,
         over=over,
-        utc_offset_minutes=round(state.utc_offset.total_seconds() / 60),
+        utc_offset_minutes=offset_minutes(state, ctx.now),
+        time_zone=state.time_zone,
         champion=(
             None if crowned is None else ChampionView(
                 id=crowned, name=core.name(crowned), text=f"Champion: {core.name(crowned)}"

@@ -66,7 +66,8 @@ holds no rules of its own. What it shows is chosen here, for the instant
   name (before the comma of "Family, Given"; without a comma, the name without
   trailing initials, "Praggnanandhaa R" → "Praggnanandhaa"), or the full name
   when two players of the play-off would share it. A place still to fill is
-  "Winner of" the match's name. Times of day are the hall's (``state.utc_offset``).
+  "Winner of" the match's name. Times of day are the hall's (``state.zone``, the
+  event's time zone, with the offset in force at each instant).
   Money has thousands separators.
 
 Instants are server milliseconds (``*_ms``), on the scale of ``ctx.server_ms`` and

@@ -79,7 +79,7 @@ class Core:
 
     def at(self, moment: datetime) -> str:
         """The hall's time of day of an instant: ``13:02``."""
-        return instant(moment, self.state.utc_offset)
+        return instant(moment, self.state.zone)
 
     # ------------------------------------------------------------------ the whole
 

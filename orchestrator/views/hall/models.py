@@ -341,7 +341,14 @@ class HallView(_Shown):
     view: Literal["hall"] = "hall"
     seq: int = Field(description="The play-off's seq this view is of")
     server_ms: int = Field(description="When it was computed (server ms)")
-    utc_offset_minutes: int = Field(description="The hall's offset from UTC: its time of day")
+    utc_offset_minutes: int = Field(
+        description="The hall's offset from UTC now: its time of day where no zone is named"
+    )
+    time_zone: str | None = Field(
+        default=None,
+        description="The event's IANA time zone (Asia/Tashkent): a page writes every time "
+        "of day in it; null: at utc_offset_minutes",
+    )
     kind: Literal["knock-out", "extra-boards"]
     title: str
     subtitle: str

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Literal
 
 from orchestrator.views.hall import bracket as brackets
@@ -28,7 +27,7 @@ from orchestrator.views.hall.placings import placing_rows
 from orchestrator.views.hall.schedule import break_in_force, stanza_change
 from orchestrator.views.hall.schedule import next_game as next_game_view
 from orchestrator.views.playoff import ClockView, clock_view
-from orchestrator.views.shared import next_change
+from orchestrator.views.shared import next_change, offset_minutes
 from playoff_formats.placings import PLACES_NOTE
 from playoff_formats.playoff import (
     champion,
@@ -102,7 +101,8 @@ def whole_view(core: Core) -> HallView:
     return HallView(
         seq=state.seq,
         server_ms=core.ctx.server_ms,
-        utc_offset_minutes=round(state.utc_offset / timedelta(minutes=1)),
+        utc_offset_minutes=offset_minutes(state, core.ctx.now),
+        time_zone=state.time_zone,
         kind=kind,
         title=title,
         subtitle=subtitle,
