@@ -141,7 +141,10 @@ async def _one_game(
                 sent = await board.sent()
                 stamps = [p.get("stamp_ms") for p in sent[due - 1: due + 1]]
                 early = LEFT_MS - taps[due]["wall"] + taps[due - 1]["wall"]
+                refused = await board.page.evaluate("window.boardState.refused")
+                through = await board.page.evaluate("window.boardState.through")
                 found.notes.append(
                     f"a false flag: touched {early:.1f} ms before it by the tablet; "
-                    f"stamps {stamps}, flag {data.get('at_ms')}"
+                    f"stamps {stamps}, flag {data.get('at_ms')}; the page was told "
+                    f"{refused[-2:]}; it said it had sent its presses through {through[-3:]}"
                 )
