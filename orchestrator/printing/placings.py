@@ -20,8 +20,9 @@ def placings_body(words: Words) -> str:
     winner = champion(words.state.chess)
     if rows is None or winner is None:
         raise PlayoffError(PLACINGS_WAIT)
-    prizes = any(r.money for r in rows)
-    points = any(r.points for r in rows)
+    # The columns the organiser gave amounts for.
+    prizes = bool(words.state.prizes)
+    points = bool(words.state.points)
     headers = ["Place", "Player", "Score"]
     figures = [True, False, True]
     if prizes:
