@@ -104,6 +104,16 @@ def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
     ]
 
 
+def papers(pdf: bytes) -> set[str]:
+    """The papers the pages are: "A4", "Letter", or their size in points."""
+    named = {(round(A4[0]), round(A4[1])): "A4", (round(LETTER[0]), round(LETTER[1])): "Letter"}
+    found = set()
+    for width, height in page_sizes(pdf):
+        size = (round(width), round(height))
+        found.add(named.get(size, f"{size[0]} x {size[1]} pt"))
+    return found
+
+
 def fonts(pdf: bytes) -> list[tuple[str, bool]]:
     """Each font the PDF uses: its name, and whether it is embedded."""
     with _file(pdf) as path:
