@@ -53,7 +53,7 @@ def _match(words: Words, shown: BracketMatch, *, alone: bool) -> str:
     grid = table(
         headers, rows, figures=[True, False, *(True for _ in numbers), True],
         classes="grid bracket", row_classes=marked,
-        widths=["12mm", "", *("17mm" for _ in numbers), "15mm", "22mm"],
+        widths=["14mm", "", *("17mm" for _ in numbers), "15mm", "27mm"],
     )
     # A round of one match is named as its match: said once.
     parts = [] if alone else [f"<h4>{esc(shown.name)}</h4>"]
@@ -98,7 +98,7 @@ def schedule_body(words: Words, plan: ScheduleView | None = None) -> str:
         parts.append(f"<h3>{esc(when)}</h3>")
         parts.append(table(
             ["Time", "Game", "Players", "Time control", ""], rows,
-            classes="grid condensed schedule", widths=["17mm", "", "", "", "16mm"],
+            classes="grid condensed schedule", widths=["24mm", "", "", "", "17mm"],
         ))
     if shown.deadline is not None:
         fits = f": the schedule {shown.fits_text}" if shown.fits_text else ""

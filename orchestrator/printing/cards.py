@@ -19,7 +19,7 @@ section.card:last-child { break-after: auto; }
 .card .round { font-size: 15pt; margin: 2mm 0 8mm; }
 .card .side { border: 1.5pt solid #000; padding: 6mm 4mm; margin: 0 0 6mm; }
 .card .colour { font-size: 16pt; font-weight: bold; letter-spacing: 0.5pt; margin: 0 0 2mm; }
-.card .family { font-size: 38pt; font-weight: bold; line-height: 1.1; margin: 0; }
+.card .family { font-size: 38pt; font-weight: bold; line-height: 1.2; margin: 0; }
 .card .given { font-size: 20pt; margin: 1mm 0 0; }
 .card .seed { font-size: 14pt; margin: 2mm 0 0; color: #333; }
 .card .next { font-size: 12pt; margin: 4mm 0 0; }

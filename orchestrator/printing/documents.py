@@ -17,12 +17,18 @@ from orchestrator.printing.layout import Paper, document, printed_at
 from orchestrator.printing.placings import placings_body
 from orchestrator.printing.slips import SLIP_STYLE, slips_body
 from orchestrator.printing.sources import Sources, view_context
-from orchestrator.printing.standings import STANDINGS_STYLE, standings_body
+from orchestrator.printing.standings import (
+    STANDINGS_STYLE,
+    WIDE,
+    criteria_count,
+    standings_body,
+)
 from orchestrator.views.printable import PRINTOUTS, print_refusal
 from playoff_formats.errors import PlayoffError
-from playoff_formats.regulations import get_regulation
+from playoff_formats.regulations import Regulation, get_regulation
+from playoff_formats.standings import Standings
 
-__all__ = ["printout_html"]
+__all__ = ["printout_html", "standings_document"]
 
 
 def printout_html(
@@ -36,16 +42,11 @@ def printout_html(
     printed = printed_at(sources.now, sources.utc_offset)
     title = f"{PRINTOUTS[what]}: {event.name}"
     if what == "standings" or state is None:
-        result = sources.standings()
         try:
             regulation = get_regulation(event.regulation)
         except PlayoffError:
             regulation = None
-        named = getattr(regulation, "title", None) or result.regulation
-        return document(
-            title, [f"Main event · {named}"], standings_body(result, regulation),
-            paper, printed, style=STANDINGS_STYLE,
-        )
+        return standings_document(event.name, sources.standings(), regulation, paper, printed)
     refusal = print_refusal(state, what)
     if refusal is not None:
         raise PlayoffError(refusal)
@@ -67,6 +68,19 @@ def printout_html(
         body = bracket_body(words) + schedule_body(words)
         return document(title, heading, body, paper, printed, style=BRACKET_STYLE)
     return document(title, heading, placings_body(words), paper, printed)
+
+
+def standings_document(
+    name: str, result: Standings, regulation: Regulation | None, paper: Paper, printed: str,
+) -> str:
+    """The standings of the event ``name``: across the page when the regulation has
+    more criteria than stand on it."""
+    named = getattr(regulation, "title", None) or result.regulation
+    return document(
+        f"{PRINTOUTS['standings']}: {name}", [f"Main event · {named}"],
+        standings_body(result, regulation), paper, printed, style=STANDINGS_STYLE,
+        landscape=criteria_count(result, regulation) > WIDE,
+    )
 
 
 def _boards(words: Words, match: int | None) -> list[GameSheet]:

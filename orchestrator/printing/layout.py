@@ -99,7 +99,8 @@ table.grid th, table.grid td {
   border: 0.5pt solid #777; padding: 1mm 1.5mm; vertical-align: top; text-align: left;
 }
 table.grid th { background: #e8e8e8; font-weight: bold; }
-table.grid td.figure, table.grid th.figure { text-align: right; white-space: nowrap; }
+table.grid td.figure, table.grid th.figure { text-align: right; }
+table.grid td.figure { white-space: nowrap; }
 table.grid tr { break-inside: avoid; }
 table.condensed { font-stretch: condensed; font-size: 8.5pt; }
 p.note { margin: 1.5mm 0; }
@@ -110,13 +111,15 @@ ol.lines li, ul.lines li { margin: 0 0 1.2mm; }
 
 def document(
     title: str, heading: Sequence[str], body: str, paper: Paper, printed: str,
-    *, style: str = "",
+    *, style: str = "", landscape: bool = False,
 ) -> str:
     """A whole printout: the page and its CSS, the heading (the title in large type,
     then each line under it), ``body``, and the title and page number at the foot of
-    every page. ``style``: the printout's own CSS, after the page's."""
+    every page. ``style``: the printout's own CSS, after the page's; ``landscape``:
+    the paper turned, for a table too wide to stand."""
     bottom = MARGIN_MM + 4  # the foot line sits in the margin, clear of the edge
-    css = _STYLE % {"size": paper.css, "margin": MARGIN_MM, "bottom": bottom}
+    size = f"{paper.css} landscape" if landscape else paper.css
+    css = _STYLE % {"size": size, "margin": MARGIN_MM, "bottom": bottom}
     lines = "".join(f"<p>{esc(line)}</p>" for line in heading if line)
     return (
         "<!doctype html>\n"
@@ -140,8 +143,11 @@ def table(
     def cls(i: int) -> str:
         return ' class="figure"' if right[i] else ""
 
-    cols = ""
+    cols = fixed = ""
     if widths:
+        # Widths set: the columns keep them, and the others share what is left (laid out
+        # by content instead, a name breakable anywhere would shrink to a letter a line).
+        fixed = ' style="table-layout: fixed"'
         cols = "<colgroup>" + "".join(
             f'<col style="width: {w}">' if w else "<col>" for w in widths
         ) + "</colgroup>"
@@ -156,7 +162,7 @@ def table(
         for n, row in enumerate(rows)
     )
     return (
-        f'<table class="{classes}">{cols}<thead><tr>{head}</tr></thead>'
+        f'<table class="{classes}"{fixed}>{cols}<thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table>"
     )
 

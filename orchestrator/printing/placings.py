@@ -25,13 +25,17 @@ def placings_body(words: Words) -> str:
     points = bool(words.state.points)
     headers = ["Place", "Player", "Score"]
     figures = [True, False, True]
+    widths = ["12mm", "", "12mm"]
     if prizes:
         headers.append("Prize")
         figures.append(True)
+        widths.append("22mm")
     if points:
         headers.append("Tour points")
         figures.append(True)
+        widths.append("18mm")
     headers.append("Place from")
+    widths.append("58mm")
     cells = []
     for r in rows:
         line = [r.place, r.player, r.score]
@@ -43,6 +47,6 @@ def placings_body(words: Words) -> str:
         cells.append(line)
     return "".join([
         f"<h2>Champion: {esc(words.console.name(winner))}</h2>",
-        table(headers, cells, figures=figures, classes="grid condensed"),
+        table(headers, cells, figures=figures, classes="grid condensed", widths=widths),
         f'<p class="note small">{esc(PLACES_NOTE)}</p>',
     ])

@@ -10,19 +10,34 @@ from playoff_formats.regulations import Regulation
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.columns import NOT_APPLIED_NOTE, TIES_HEADING, standings_table
 
-__all__ = ["STANDINGS_STYLE", "standings_body"]
+__all__ = ["STANDINGS_STYLE", "WIDE", "criteria_count", "standings_body"]
 
 STANDINGS_STYLE = """
+table.grid.standings td.figure { white-space: normal; }
 table.standings td:nth-child(2) { font-weight: bold; }
 table.standings tr.playoff td { background: #f0f0f0; }
 """
 
+WIDE = 6
+"""More criteria than this: the standings are printed across the page (landscape)."""
+
+
+def criteria_count(result: Standings, regulation: Regulation | None) -> int:
+    """The criteria columns the table has."""
+    return len(standings_table(result, regulation).headers) - 4
+
 
 def standings_body(result: Standings, regulation: Regulation | None) -> str:
     shown = standings_table(result, regulation)
-    # The players who play off, shaded.
+    # Every column fits the page: the criteria share what the rank, the score, the
+    # play-off mark and a quarter of the page for the name leave (a long value wraps);
+    # the name has the rest.
+    criteria = len(shown.headers) - 4
+    share = f"{min(13, (100 - 25 - 6 - 7 - 9) / max(1, criteria)):.2f}%"
     grid = table(
         shown.headers, shown.rows, figures=shown.right, classes="grid condensed standings",
+        widths=["6%", "", "7%", *(share for _ in range(criteria)), "9%"],
+        # The players who play off, shaded.
         row_classes=["playoff" if row.playoff else "" for row in result.rows],
     )
     parts = [grid]

@@ -39,15 +39,6 @@ def logged(tmp_path_factory: pytest.TempPathFactory) -> Logged:
     return Logged(db, setup.event_id, setup.playoff_id, setup.arbiter)
 
 
-def on_paper(document: bytes, size: tuple[float, float]) -> None:
-    assert document.startswith(b"%PDF-")
-    for width, height in pdf.page_sizes(document):
-        assert (round(width), round(height)) == (round(size[0]), round(size[1]))
-    assert pdf.words_off_the_page(document) == []
-    assert pdf.inked_edges(document) == []
-    assert all(embedded for _, embedded in pdf.fonts(document))
-
-
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -60,7 +51,7 @@ def test_slips_from_the_log_without_writing_to_it(logged: Logged, tmp_path: Path
     assert unwrapped(f"slips (a4) written to {out}") in unwrapped(run.stderr)
     assert digest(logged.db) == before
     document = out.read_bytes()
-    on_paper(document, pdf.A4)
+    pdf.assert_on_paper(document, "A4")
     text = pdf.text(document)
     # Game 1 is in play, started at the hall's 17:00: its slip is printed, with the rest.
     assert text.count("Result slip Board 1") == 3
@@ -77,7 +68,7 @@ def test_one_slip_on_letter_paper(logged: Logged, tmp_path: Path) -> None:
                   "--game", "2", "--db", str(logged.db), "-o", str(out))
     assert run.returncode == 0, run.stderr
     document = out.read_bytes()
-    on_paper(document, pdf.LETTER)
+    pdf.assert_on_paper(document, "Letter")
     text = pdf.text(document)
     assert text.count("Result slip Board 1") == 1
     assert f"White {GREEK} seed 3 Black {CYRILLIC} seed 2" in text
@@ -89,7 +80,7 @@ def test_the_standings_of_the_event_from_the_log(logged: Logged, tmp_path: Path)
         run = playoff("print", ident, "standings", "--db", str(logged.db), "-o", str(out))
         assert run.returncode == 0, run.stderr
         text = pdf.text(out.read_bytes())
-        on_paper(out.read_bytes(), pdf.A4)
+        pdf.assert_on_paper(out.read_bytes(), "A4")
         for name in (CYRILLIC, GREEK, UZBEK, ACCENTED):
             assert name in text
         assert "How the ties were split" in text
@@ -102,7 +93,7 @@ def test_the_same_printout_from_the_service(logged: Logged, tmp_path: Path) -> N
             run = playoff("print", ident, what, "--service", server.base_url,
                           "--token", logged.arbiter, "-o", str(out))
             assert run.returncode == 0, run.stderr
-            on_paper(out.read_bytes(), pdf.A4)
+            pdf.assert_on_paper(out.read_bytes(), "A4")
         text = pdf.text((tmp_path / "bracket.pdf").read_bytes())
         assert "Schedule (the hall's time, UTC+5)" in text
         assert f"17:00–18:00 Seeds 2 v 3 (reg. 7) · game 1 {CYRILLIC} – {GREEK} G/25+5 in play" \

@@ -94,6 +94,26 @@ def words_off_the_page(pdf: bytes, edge_mm: float = 5) -> list[str]:
     return wrong
 
 
+def words_overlapping(pdf: bytes, tolerance: float = 0.5) -> list[str]:
+    """Pairs of words set over each other (a cell's text run into the next): by more
+    than ``tolerance`` points both ways."""
+    by_page: dict[int, list[Word]] = {}
+    for word in words(pdf):
+        by_page.setdefault(word.page, []).append(word)
+    wrong = []
+    for page, found in by_page.items():
+        found.sort(key=lambda w: w.box[0])
+        for i, a in enumerate(found):
+            for b in found[i + 1:]:
+                if b.box[0] >= a.box[2] - tolerance:
+                    break
+                across = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+                down = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+                if across > tolerance and down > tolerance:
+                    wrong.append(f"page {page}: {a.text!r} over {b.text!r}")
+    return wrong
+
+
 def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
     """Each page's width and height in points."""
     with _file(pdf) as path:
@@ -105,8 +125,12 @@ def page_sizes(pdf: bytes) -> list[tuple[float, float]]:
 
 
 def papers(pdf: bytes) -> set[str]:
-    """The papers the pages are: "A4", "Letter", or their size in points."""
-    named = {(round(A4[0]), round(A4[1])): "A4", (round(LETTER[0]), round(LETTER[1])): "Letter"}
+    """The papers the pages are: "A4", "Letter" ("A4 landscape"...), or their size in
+    points."""
+    named: dict[tuple[int, int], str] = {}
+    for paper, (width, height) in (("A4", A4), ("Letter", LETTER)):
+        named[(round(width), round(height))] = paper
+        named[(round(height), round(width))] = f"{paper} landscape"
     found = set()
     for width, height in page_sizes(pdf):
         size = (round(width), round(height))
@@ -185,3 +209,16 @@ def sample(pdf: bytes, name: str, dpi: int = 70) -> None:
              str(path), str(target / name)],
             check=True, timeout=60,
         )
+
+
+def assert_on_paper(pdf: bytes, paper: str) -> None:
+    """A PDF that prints whole on ``paper`` ("A4", "Letter", "A4 landscape"...): every
+    page of it, no word near an edge or over another, no ink in the outer margin, every
+    font embedded."""
+    assert pdf.startswith(b"%PDF-")
+    assert papers(pdf) == {paper}
+    assert words_off_the_page(pdf) == []
+    assert words_overlapping(pdf) == []
+    assert inked_edges(pdf) == []
+    used = fonts(pdf)
+    assert used and all(embedded for _, embedded in used), used

@@ -30,20 +30,24 @@ GAME_MS = 30 * 60_000
 BETWEEN_MS = 10 * 60_000
 
 
-def international_event() -> str:
+def international_event(renamed: dict[str, str] | None = None) -> str:
+    """The event, its players renamed (by :data:`RENAMED`, or ``renamed``)."""
+    names = RENAMED if renamed is None else renamed
     data = json.loads(uzchess_json())
     for player in data["players"]:
-        player["name"] = RENAMED.get(player["id"], player["name"])
+        player["name"] = names.get(player["id"], player["name"])
     return json.dumps(data, ensure_ascii=False)
 
 
-def printing_setup(server: RunningServer, **playoff: object) -> Setup:
-    """The event uploaded, its play-off built (``playoff``: its prizes and points), an
-    arbiter's token and a display key; the lots of match 1 drawn (seed 2, in Cyrillic,
-    White in game 1)."""
+def printing_setup(
+    server: RunningServer, renamed: dict[str, str] | None = None, **playoff: object
+) -> Setup:
+    """The event uploaded (its players ``renamed``, else by :data:`RENAMED`), its
+    play-off built (``playoff``: its prizes and points), an arbiter's token and a
+    display key; the lots of match 1 drawn (seed 2 White in game 1)."""
     with server.client() as anonymous:
         created = ok(anonymous.post(
-            "/api/events", content=international_event().encode(),
+            "/api/events", content=international_event(renamed).encode(),
             headers={"Content-Type": "application/json"},
         ))
     event_id, chief = created["id"], created["chief_token"]
