@@ -53,7 +53,7 @@ def _match(words: Words, shown: BracketMatch, *, alone: bool) -> str:
     grid = table(
         headers, rows, figures=[True, False, *(True for _ in numbers), True],
         classes="grid bracket", row_classes=marked,
-        widths=["14mm", "", *("17mm" for _ in numbers), "15mm", "27mm"],
+        widths=["14mm", "", *("19mm" for _ in numbers), "15mm", "27mm"],
     )
     # A round of one match is named as its match: said once.
     parts = [] if alone else [f"<h4>{esc(shown.name)}</h4>"]
