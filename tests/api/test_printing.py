@@ -161,6 +161,16 @@ def test_long_names_wrap_within_the_page(setup: Setup) -> None:
         assert unbroken[:10] in pdf.text(document)
 
 
+def test_another_events_token_is_told_what_it_opens(setup: Setup) -> None:
+    other = printing_setup(setup.server)
+    answer = printed(setup, f"/api/playoffs/{setup.playoff_id}/print/slips.pdf", other.arbiter)
+    assert answer.status_code == 404
+    assert answer.json()["detail"].startswith("this key is for UzChess Cup Masters 2025 (event ")
+    assert f"its play-off is {other.playoff_id}" in answer.json()["detail"]
+    answer = printed(setup, f"/api/events/{setup.event_id}/print/standings.pdf", other.arbiter)
+    assert answer.status_code == 404
+
+
 def test_any_token_of_the_event_prints(setup: Setup) -> None:
     for token in (setup.chief, setup.arbiter, setup.displays[0]):
         answer = printed(setup, f"/api/playoffs/{setup.playoff_id}/print/cards.pdf", token)
