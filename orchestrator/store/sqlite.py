@@ -14,6 +14,10 @@ last committed state and never block the writer).
 Schema: ``PRAGMA user_version`` is the number of :data:`MIGRATIONS` applied; opening a
 file applies the missing ones in one transaction, and refuses a file from a newer
 program (:class:`SchemaVersionError`) without changing it.
+
+Read-only (``read_only=True``, for a command that only reads the log, as ``playoff
+print`` does): every connection is opened with ``mode=ro``, so nothing is ever written
+to the file, not even a migration: a log of another schema version is refused.
 """
 
 from __future__ import annotations
