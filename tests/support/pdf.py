@@ -214,7 +214,7 @@ def sample(pdf: bytes, name: str, dpi: int = 70) -> None:
 def assert_on_paper(pdf: bytes, paper: str) -> None:
     """A PDF that prints whole on ``paper`` ("A4", "Letter", "A4 landscape"...): every
     page of it, no word near an edge or over another, no ink in the outer margin, every
-    font embedded."""
+    font embedded and the printouts' own."""
     assert pdf.startswith(b"%PDF-")
     assert papers(pdf) == {paper}
     assert words_off_the_page(pdf) == []
@@ -222,3 +222,6 @@ def assert_on_paper(pdf: bytes, paper: str) -> None:
     assert inked_edges(pdf) == []
     used = fonts(pdf)
     assert used and all(embedded for _, embedded in used), used
+    # Every glyph from the printouts' own font (DejaVu, as "Sheet Sans"): none, not a
+    # Cyrillic or Greek letter, fell back to whatever else the machine has.
+    assert all("+Sheet-Sans" in name for name, _ in used), used
