@@ -15,10 +15,20 @@ service itself.
 from __future__ import annotations
 
 import json
+import sqlite3
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlencode, urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from orchestrator.core.state import EventState, PlayoffState
+    from orchestrator.core.streams import StreamKind
+    from orchestrator.store import StoredEvent
+
+S = TypeVar("S", "PlayoffState", "EventState")
 
 __all__ = ["PrintRefused", "fetch_printout", "printout_from_log"]
 
@@ -33,7 +43,7 @@ def printout_from_log(
     """The printout of the play-off (or event) ``ident`` as the log at ``db`` holds it."""
     from orchestrator.core.computations import Computations
     from orchestrator.core.errors import ServiceError
-    from orchestrator.core.state import EventState, PlayoffState, event_stream, playoff_stream
+    from orchestrator.core.state import event_stream, playoff_stream
     from orchestrator.core.streams import event_streams, playoff_streams
     from orchestrator.core.timesource import SystemTime
     from orchestrator.core.watch import Watch
@@ -48,24 +58,25 @@ def printout_from_log(
     if not db.is_file():
         raise PrintRefused(f"--db {db}: no such file (the service's SQLite log)")
     try:
-        store = SqliteEventStore(db, read_only=True)
-    except (StoreError, OSError) as exc:
-        raise PrintRefused(f"--db {db}: {exc}") from None
-    with store:
-        playoff_events = store.read(playoff_stream(ident))
-        state: PlayoffState | None = None
-        if playoff_events:
-            state = playoff_streams().fold(None, playoff_events)
-            event_id = state.event_id
-        elif store.read(event_stream(ident), limit=1):
-            event_id = ident
-        else:
-            known = ", ".join(s.removeprefix("playoff-") for s in store.streams("playoff-"))
-            raise PrintRefused(
-                f"the log {db} has no play-off or event {ident!r}"
-                + (f"; its play-offs: {known}" if known else "")
+        with SqliteEventStore(db, read_only=True) as store:
+            state: PlayoffState | None = None
+            playoff_events = store.read(playoff_stream(ident))
+            if playoff_events:
+                state = _folded(playoff_streams(), playoff_events, ident)
+                event_id = state.event_id
+            elif store.read(event_stream(ident), limit=1):
+                event_id = ident
+            else:
+                known = ", ".join(s.removeprefix("playoff-") for s in store.streams("playoff-"))
+                raise PrintRefused(
+                    f"the log {db} has no play-off or event {ident!r}"
+                    + (f"; its play-offs: {known}" if known else "")
+                )
+            event: EventState = _folded(
+                event_streams(), store.read(event_stream(event_id)), event_id
             )
-        event: EventState = event_streams().fold(None, store.read(event_stream(event_id)))
+    except (StoreError, sqlite3.Error, OSError) as exc:
+        raise PrintRefused(f"--db {db}: {exc}") from None
     if state is None and what != "standings":
         raise PrintRefused(
             f"{ident} is an event: it prints its standings; the rest is its play-off's "
@@ -86,6 +97,19 @@ def printout_from_log(
         raise PrintRefused(exc.reason) from None
     except PrintingUnavailable as exc:
         raise PrintRefused(exc.reason) from None
+
+
+def _folded(kind: StreamKind[S, Any], stored: Sequence[StoredEvent], ident: str) -> S:
+    """A stream folded as the service folds it; one it cannot fold, refused in words."""
+    from orchestrator.core.reasons import diagnosis
+
+    try:
+        return kind.fold(None, stored)
+    except Exception as exc:  # as the service leaves such a stream aside at start-up
+        raise PrintRefused(
+            f"{kind.what} {ident} is in the log but cannot be read ({type(exc).__name__}: "
+            f"{diagnosis(exc)}); the service leaves it aside too"
+        ) from None
 
 
 def fetch_printout(

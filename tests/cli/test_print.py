@@ -120,15 +120,18 @@ def test_the_same_printout_from_the_service(logged: Logged, tmp_path: Path) -> N
          "one match is printed on slips or a card only"),
         (["slips", "--match", "9", "-o", "x.pdf", "--db", "{db}"], "there is no match 9"),
         (["slips", "-o", "x.pdf", "--db", "{missing}"], "no such file"),
+        (["slips", "-o", "x.pdf", "--db", "{notes}"], "not an SQLite event log"),
         (["placings", "-o", "x.pdf", "--db", "{db}"], "once the play-off has its champion"),
     ],
 )
 def test_a_refusal_says_why_and_writes_nothing(
     logged: Logged, tmp_path: Path, args: list[str], words: str
 ) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("the arbiters' notes, not a log\n" * 100)
     filled = [
         a.replace("{db}", str(logged.db)).replace("{missing}", str(tmp_path / "none.db"))
-        .replace("x.pdf", str(tmp_path / "x.pdf"))
+        .replace("{notes}", str(notes)).replace("x.pdf", str(tmp_path / "x.pdf"))
         for a in args
     ]
     run = playoff("print", logged.playoff_id, *filled)
