@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: demo test browser postgres redis bench clean
+.PHONY: demo test browser postgres redis printing bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,14 +45,26 @@ redis:
 		echo "Redis is missing: run 'sudo apt-get install -y redis-server' for the tests of several workers"; \
 	fi
 
+# The PDFs (result slips, board cards, standings...) are made by WeasyPrint on Debian's
+# pango, in DejaVu Sans from fonts-dejavu-core; the tests read them back with
+# poppler-utils (pdftotext, pdftoppm, pdfinfo).
+PRINTING := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core poppler-utils
+printing:
+	@if dpkg -s $(PRINTING) >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PRINTING); \
+	else \
+		echo "Printing needs Debian's packages: run 'sudo apt-get install -y $(PRINTING)'"; \
+	fi
+
 # The demo's own log is started afresh each time; other logs are never deleted.
-demo: $(STAMP)
+demo: $(STAMP) printing
 	$(BIN)/playoff demo --fresh --db .demo/playoff.db --host $(HOST) --port $(PORT)
 
 # The tests run on every core; tests marked with one xdist_group share a worker.
 # Bytecode is cached (whatever the environment says) so that the workers and the
 # commands the tests start do not each compile the whole code again.
-test: $(STAMP) browser postgres redis
+test: $(STAMP) browser postgres redis printing
 	$(BIN)/ruff check .
 	$(BIN)/mypy playoff_formats orchestrator clients
 	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q -n auto --dist loadgroup

@@ -1,5 +1,5 @@
 """The play-off service, by layer: the core, the runtime around it, the log, the views,
-the web doors and the command line (docs/architecture.md)."""
+the printouts, the web doors and the command line (docs/architecture.md)."""
 
 # Each subpackage imports what it needs when it is imported.
-__all__ = ["api", "app", "cli", "core", "runtime", "settings", "store", "views"]
+__all__ = ["api", "app", "cli", "core", "printing", "runtime", "settings", "store", "views"]

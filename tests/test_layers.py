@@ -72,6 +72,10 @@ def test_the_rules_commands_do_not_load_the_service() -> None:
                                 "orchestrator.cli", "orchestrator.app", "orchestrator.views",
                                 "orchestrator.settings", "playoff_formats"}),
         ("orchestrator/api", {"orchestrator.cli"}),
+        # Printouts are made from the views, for the API and the command line alike.
+        ("orchestrator/printing", {"orchestrator.runtime", "orchestrator.api",
+                                   "orchestrator.cli", "orchestrator.app", "orchestrator.store"}),
+        ("orchestrator/views", {"orchestrator.printing"}),
     ],
 )
 def test_each_layer_of_the_service_imports_only_those_below_it(
@@ -87,7 +91,7 @@ def test_each_layer_of_the_service_imports_only_those_below_it(
 
 TOP_OF_THE_SERVICE = {
     "__init__.py", "app.py", "settings.py",
-    "api", "cli", "core", "data", "runtime", "store", "views",
+    "api", "cli", "core", "data", "printing", "runtime", "store", "views",
 }
 """The app factory and its settings beside the layers: a new module goes in one."""
 

@@ -35,6 +35,7 @@ import { listenHallKey, renderHallKey } from "./hallkey.js";
 import { listenBroadcastKey, renderBroadcastKey } from "./broadcastkey.js";
 import { listenBoards, noteOutage, renderBoards } from "./boards.js";
 import { listenEboards } from "./eboards.js";
+import { listenPrintMenu, renderPrintMenu } from "./printmenu.js";
 
 const PLAYOFF = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const TOKEN_KEY = `arbiter-console:token:${PLAYOFF}`;
@@ -298,6 +299,7 @@ function render() {
   patch("placings", view.placings ? placingsHtml(view.placings) : "");
   renderHallKey(view, conn.role);
   renderBroadcastKey(view, conn.role);
+  renderPrintMenu("print", view.printing);
   renderBoards(view, conn.role, offset());
   for (const form of document.querySelectorAll("form[data-form]")) refreshForm(form);
   tick();
@@ -648,6 +650,8 @@ $("sign-out").addEventListener("click", forget);
 listenHallKey(() => ({ view: conn.view, token: S.token }), () => renderHallKey(conn.view, conn.role));
 listenBroadcastKey(() => ({ view: conn.view, token: S.token, playoffId: PLAYOFF }),
   () => renderBroadcastKey(conn.view, conn.role));
+listenPrintMenu(() => ({ menu: conn.view && conn.view.printing, token: S.token }),
+  () => renderPrintMenu("print", conn.view && conn.view.printing));
 listenBoards(send, render);
 listenEboards(send);
 window.addEventListener("resize", renderPlan);

@@ -15,6 +15,7 @@
 
 import { esc, setText } from "../common/html.js";
 import { patch } from "./patch.js";
+import { listenPrintMenu, renderPrintMenu } from "./printmenu.js";
 
 const EVENT = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const TOKEN_KEY = `arbiter-console:event-token:${EVENT}`;
@@ -263,6 +264,7 @@ function render() {
   patch("watch", watchHtml(view));
   patch("next", nextHtml(view));
   patch("hall", hallHtml(view));
+  renderPrintMenu("print", view.printing);
 }
 
 function renderHeader() {
@@ -385,6 +387,8 @@ function start() {
 }
 
 $("sign-out").addEventListener("click", forget);
+listenPrintMenu(() => ({ menu: S.view && S.view.printing, token: S.token }),
+  () => renderPrintMenu("print", S.view && S.view.printing));
 
 if (S.token) start();
 else showLogin();

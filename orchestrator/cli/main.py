@@ -1,4 +1,4 @@
-"""The ``playoff`` command: standings, prizes, schema and the demo."""
+"""The ``playoff`` command: standings, prizes, schema, printing and the demo."""
 
 from __future__ import annotations
 
@@ -453,6 +453,81 @@ def schema(
         from playoff_formats.io.json_event import event_json_schema
 
         _print_json(event_json_schema())
+
+
+class Printout(StrEnum):
+    slips = "slips"
+    cards = "cards"
+    standings = "standings"
+    bracket = "bracket"
+    placings = "placings"
+
+
+class PaperKind(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+@app.command("print")
+def print_command(
+    ident: Annotated[
+        str, typer.Argument(metavar="ID", help="A play-off's id (an event's, for its standings)")
+    ],
+    what: Annotated[Printout, typer.Argument(help="What to print")],
+    output: Annotated[str, typer.Option("--output", "-o", help="The PDF file to write")],
+    paper: Annotated[PaperKind, typer.Option("--paper", help="A4 or US Letter")] = PaperKind.a4,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="The service's SQLite log, read without writing to it"),
+    ] = None,
+    service: Annotated[
+        str | None, typer.Option("--service", help="The service's address, instead of --db")
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option("--token", "-t", envvar="PLAYOFF_TOKEN", show_envvar=True,
+                     help="A token of the event (with --service)"),
+    ] = None,
+    match: Annotated[
+        int | None, typer.Option("--match", "-m", min=1, help="One match: its slips or card")
+    ] = None,
+    game: Annotated[
+        int | None, typer.Option("--game", "-g", min=1, help="One game's slip (with --match)")
+    ] = None,
+) -> None:
+    """Print to PDF: result slips, board cards, standings, the bracket and schedule, or
+    the placings and prizes, from the service's log (--db) or the service (--service)."""
+    from orchestrator.cli.printing import PrintRefused, fetch_printout, printout_from_log
+
+    if (db is None) == (service is None):
+        _fail("say where the play-off is read: --db FILE (the service's log) or --service URL")
+    if service is not None and not token:
+        _fail("--service needs a token of the event: --token T (or PLAYOFF_TOKEN)")
+    if game is not None and what is not Printout.slips:
+        _fail(f"--game: one game is printed on a result slip only, not on {what.value}")
+    if game is not None and match is None:
+        _fail("--game: say the game's match too (--match)")
+    if match is not None and what not in (Printout.slips, Printout.cards):
+        _fail(f"--match: one match is printed on slips or a card only, not on {what.value}")
+    target = Path(output)
+    if target.is_dir():
+        _fail(f"-o {output}: a folder; name the PDF file to write")
+    try:
+        if db is not None:
+            pdf = printout_from_log(Path(db), ident, what.value, paper.value, match, game)
+        else:
+            assert service is not None and token is not None
+            pdf = fetch_printout(service, token, ident, what.value, paper.value, match, game)
+    except PrintRefused as exc:
+        _fail(str(exc))
+        return
+    try:
+        target.write_bytes(pdf)
+    except OSError as exc:
+        _fail(f"-o {output}: cannot be written ({exc.strerror or exc})")
+    _console(stderr=True).print(
+        f"{what.value} ({paper.value}) written to {output}", highlight=False
+    )
 
 
 @app.command()

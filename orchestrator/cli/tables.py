@@ -9,12 +9,17 @@ from __future__ import annotations
 import os
 import re
 import sys
-from itertools import pairwise
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from playoff_formats.regulations import CriteriaRegulation, Regulation
+from playoff_formats.regulations import Regulation
 from playoff_formats.standings import Standings
-from playoff_formats.tiebreaks.words import points as score_text
+from playoff_formats.tiebreaks.columns import (
+    NOT_APPLIED,
+    NOT_APPLIED_NOTE,
+    TIES_HEADING,
+    cell_text,
+    standings_table,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -56,45 +61,23 @@ class PlainConsole:
         self.file.write(text + "\n")
 
 
-NOT_APPLIED = "—"
-
-
 def print_standings(
     console: Console | PlainConsole,
     result: Standings,
     title: str,
     regulation: Regulation | None = None,
 ) -> None:
-    columns = _columns(result, regulation)
-    headers = ["Rank", "Name", "Score", *(key.replace("_", " ") for key in columns), "Play-off"]
-    right = [True, False, True, *(True for _ in columns), False]
-    # Chess scores read in halves (5½); bridge scores are VPs or HPs with decimals.
-    bridge = regulation is not None and regulation.ranks.game == "bridge"
-    show_score = cell_text if bridge else score_text
-    not_applied = False
-    rows: list[list[str]] = []
-    for row in result.rows:
-        cells = []
-        for key in columns:
-            value = row.tiebreaks.get(key)
-            not_applied = not_applied or value is None
-            cells.append(NOT_APPLIED if value is None else cell_text(value))
-        rows.append([
-            str(row.rank), row.name, show_score(row.score), *cells,
-            "yes" if row.playoff else "",
-        ])
+    table = standings_table(result, regulation)
     console.print(f"[bold]{title} ({result.regulation})[/]", highlight=False)
     # Written as it is: rich would measure every character of a 500-row table.
-    write_plain(console, text_table(headers, right, rows))
+    write_plain(console, text_table(table.headers, table.right, table.rows))
     # Wrapped here, not by rich: a large Swiss has hundreds of these lines.
     width = max(40, console.width - 2)
-    if not_applied:
+    if table.not_applied:
         write_plain(console, wrapped(
-            f"{NOT_APPLIED} not applied: only players still tied when the regulation reaches "
-            "a criterion are compared by it.", width, initial_indent="  ",
-            subsequent_indent="  "))
+            NOT_APPLIED_NOTE, width, initial_indent="  ", subsequent_indent="  "))
     if result.explanation:
-        console.print("[bold]How the ties were split[/]")
+        console.print(f"[bold]{TIES_HEADING}[/]")
         write_plain(console, "\n".join(
             f"  {line}" if len(line) <= width - 2
             else wrapped(line, width, initial_indent="  ", subsequent_indent="    ")
@@ -129,49 +112,6 @@ def write_plain(console: Console | PlainConsole, text: str) -> None:
     console.file.flush()
 
 
-def _columns(result: Standings, regulation: Regulation | None) -> list[str]:
-    """The tiebreak columns in the regulation's order of criteria.
-
-    A list of criteria gives its order. A regulation that decides by rules of its
-    own (the county rules, EBU 143.7) applies them in order to each tie, so the order
-    its steps took is its order; values that no step used keep the rows' order,
-    before them.
-    """
-    keys: list[str] = []
-    for row in result.rows:
-        keys.extend(k for k in row.tiebreaks if k not in keys)
-    if isinstance(regulation, CriteriaRegulation):
-        order = [lc.criterion.key for lc in regulation.criteria]
-    else:
-        order = _order_of_steps(result)
-    ranked = [k for k in order if k in keys]
-    return [k for k in keys if k not in ranked] + ranked
-
-
-def _order_of_steps(result: Standings) -> list[str]:
-    """The criteria in the order each tie met them, merged over every tie."""
-    sequences: dict[tuple[tuple[str, ...], int], list[str]] = {}
-    first_seen: list[str] = []
-    for step in result.steps:
-        sequence = sequences.setdefault((tuple(step.tied), step.first_place), [])
-        if step.criterion not in sequence:
-            sequence.append(step.criterion)
-        if step.criterion not in first_seen:
-            first_seen.append(step.criterion)
-    before: dict[str, set[str]] = {k: set() for k in first_seen}
-    for sequence in sequences.values():
-        for earlier, later in pairwise(sequence):
-            before[later].add(earlier)
-    order: list[str] = []
-    while len(order) < len(first_seen):
-        ready = [k for k in first_seen if k not in order and before[k] <= set(order)]
-        # Ties that met criteria in contradictory orders: first come, first placed.
-        order.append(ready[0] if ready else next(k for k in first_seen if k not in order))
-    return order
-
-
-
-
 def text_table(headers: list[str], right: list[bool], rows: list[list[str]]) -> str:
     """Columns of text, aligned: a standings table of hundreds of players at once
     (a rich ``Table`` measures every cell and takes the better part of a second)."""
@@ -195,11 +135,3 @@ def text_table(headers: list[str], right: list[bool], rows: list[list[str]]) -> 
 
     rule = "─┼─".join("─" * width for width in widths)
     return "\n".join([line(headers), rule, *(line(row) for row in rows)])
-
-
-def cell_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return " → ".join(cell_text(v) for v in value)
-    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -1,6 +1,6 @@
-"""Long computations (the play-off watch) outside the service's event loop and its
-interpreter: a pool of processes, with a limit for the whole service and one per
-token.
+"""Long computations (the play-off watch, the printouts' PDFs) outside the service's
+event loop and its interpreter: a pool of processes, with a limit for the whole
+service and one per token.
 
 The clocks are served by one event loop in one interpreter: a computation of
 seconds in a thread of that interpreter still takes the interpreter's lock from the
@@ -62,19 +62,21 @@ class Computations:
             )
         return self._pool
 
-    async def run(self, who: str | None, work: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self, who: str | None, work: Callable[..., T], *args: Any, what: str = "play-off watch"
+    ) -> T:
         """``work(*args)`` in the pool (``work`` and its arguments are pickled): its
         result. 429 if ``who`` (a token's id) has one under way; 503 if the pool is
-        full."""
+        full. ``what``: what is computed, as the refusals say it."""
         if who is not None and self._by_token[who] >= PER_TOKEN:
             raise TooManyRequests(
-                "a play-off watch asked for with this token is still being computed: "
+                f"a {what} asked for with this token is still being computed: "
                 "wait for its answer before asking for another"
             )
         if self._running >= self.limit:
-            raise Unavailable(
-                "the service is computing as many play-off watches as it may at once: "
-                "try again in a few seconds"
+            raise Unavailable(  # the pool is shared: the watch's and the printouts'
+                "the service is computing as many play-off watches and printouts as it may "
+                "at once: try again in a few seconds"
             )
         self._running += 1
         if who is not None:

@@ -14,6 +14,10 @@ last committed state and never block the writer).
 Schema: ``PRAGMA user_version`` is the number of :data:`MIGRATIONS` applied; opening a
 file applies the missing ones in one transaction, and refuses a file from a newer
 program (:class:`SchemaVersionError`) without changing it.
+
+Read-only (``read_only=True``, for a command that only reads the log, as ``playoff
+print`` does): every connection is opened with ``mode=ro``, so nothing is ever written
+to the file, not even a migration: a log of another schema version is refused.
 """
 
 from __future__ import annotations
@@ -146,10 +150,14 @@ class SqliteEventStore:
         *,
         busy_timeout: float = 10.0,
         max_idle_readers: int = 4,
+        read_only: bool = False,
     ) -> None:
         if str(path) in ("", ":memory:"):
             raise ValueError("SqliteEventStore needs a file path (WAL needs a file)")
         self.path = Path(path)
+        self._read_only = read_only
+        """Opened for reading only (``mode=ro``): the file is never written, nor
+        migrated; a log of another schema version is refused."""
         self._busy_timeout = busy_timeout
         self._max_idle = max_idle_readers
         self._write_lock = threading.Lock()
@@ -174,11 +182,15 @@ class SqliteEventStore:
         # isolation_level=None: no implicit transactions, we say BEGIN/COMMIT ourselves.
         # check_same_thread=False: a connection is used by one thread at a time (the
         # write lock, the reader pool) but not always the thread that opened it.
+        target: str | Path = self.path
+        if self._read_only:
+            target = f"{self.path.resolve().as_uri()}?mode=ro"
         conn = sqlite3.connect(
-            self.path,
+            target,
             timeout=self._busy_timeout,
             isolation_level=None,
             check_same_thread=False,
+            uri=self._read_only,
         )
         try:
             conn.execute("PRAGMA synchronous = FULL")
@@ -210,6 +222,14 @@ class SqliteEventStore:
                 f"{where}: event log schema version {version} is newer than this program's "
                 f"({SCHEMA_VERSION}); upgrade the program to open it"
             )
+        if self._read_only:
+            if version != SCHEMA_VERSION:
+                raise SchemaVersionError(
+                    f"{where}: event log schema version {version}, not this program's "
+                    f"({SCHEMA_VERSION}): it cannot be read without being brought up to date "
+                    "(serve it once with this program)"
+                )
+            return
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise StoreError(f"{where}: cannot switch to WAL mode (journal_mode is {mode})")

@@ -9,6 +9,8 @@
   watch), for its arbiter console and its hall display.
 - :mod:`.start`: getting in: the pages a token opens (the start page's list), and
   the page a browser gets at an address of the API.
+- :mod:`.printable`: the consoles' Print menus: the printouts, their addresses, and
+  why one cannot be printed yet.
 
 A view is a pure function of the play-off's state and a :class:`ViewContext`
 (the time, the schedule as planned at that time, the final placings). Clients

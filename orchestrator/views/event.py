@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator.core.state import EventState
+from orchestrator.views.printable import PrintMenu, event_print_menu
 from playoff_formats.foresight import DRAW_RATES, Foresight, PendingGame
 from playoff_formats.model import IndividualEvent
 from playoff_formats.values import Result
@@ -122,6 +123,9 @@ class EventWatchView(_Model):
     )
     hall: HallSwitch
     playoffs: list[PlayoffLink]
+    printing: PrintMenu | None = Field(
+        default=None, description="The Print menu: the standings as a PDF"
+    )
 
 
 class EventHallView(_Model):
@@ -295,6 +299,7 @@ def event_watch_view(
         watch=_watch(found, time_control) if found is not None else None, watch_error=error,
         next_step=next_step, build=build, hall=hall,
         playoffs=[PlayoffLink(id=p, url=f"/arbiter/{p}") for p in state.playoffs],
+        printing=event_print_menu(state),
     )
     return view.model_dump(mode="json")
 

@@ -92,6 +92,7 @@ def routes(setup: Setup) -> list[tuple[str, str, dict[str, Any] | None, Action]]
         ("GET", f"{e}/view?kind=hall&time_control=blitz", None, Action.FORESEE),
         ("GET", f"{e}/view?kind=arbiter", None, Action.FORESEE),
         ("GET", f"{e}/foresight", None, Action.FORESEE),
+        ("GET", f"{e}/print/standings.pdf", None, Action.READ),
         ("POST", f"{e}/results", {"round": 9, "white": ABDU, "black": SINDAROV,
                                   "result": "1-0"}, Action.COMMAND),
         ("PUT", f"{e}/hall-foresight", {"on": False}, Action.OVERRIDE),
@@ -105,6 +106,7 @@ def routes(setup: Setup) -> list[tuple[str, str, dict[str, Any] | None, Action]]
         ("GET", f"{p}/view?kind=hall", None, Action.READ),
         ("GET", f"{p}/pgn", None, Action.READ),
         ("GET", f"{p}/placings", None, Action.READ),
+        ("GET", f"{p}/print/cards.pdf", None, Action.READ),
         ("GET", f"{p}/jobs", None, Action.AUDIT),
         ("GET", f"{p}/events", None, Action.AUDIT),
         ("GET", f"{p}/broadcast.pgn", None, Action.BROADCAST),
@@ -136,6 +138,7 @@ def test_every_route_is_in_the_matrix(setup: Setup) -> None:
         path = path.split("?", 1)[0]
         path = path.replace(setup.event_id, "{event_id}").replace(setup.playoff_id, "{playoff_id}")
         path = re.sub(r"/matches/\d+", "/matches/{match}", path)
+        path = path.replace("/print/cards.pdf", "/print/{what}.pdf")
         return re.sub(r"/games/\d+", "/games/{game}", path)
 
     tried = {(method, template(path)) for method, path, _, _ in routes(setup)}

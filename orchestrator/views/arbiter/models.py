@@ -9,6 +9,7 @@ from pydantic import Field
 from orchestrator.core.state import DrawKind
 from orchestrator.views.arbiter.forms import ClockControl, Control, Fill, Form, _View
 from orchestrator.views.playoff import ClockView
+from orchestrator.views.printable import PrintMenu
 from playoff_formats.clock import ClockStatus
 from playoff_formats.model import Colour
 from playoff_formats.playoff import GameKind, MatchStatus
@@ -531,6 +532,9 @@ class ArbiterView(_View):
     )
     eboards: tuple[EboardView, ...] = Field(
         default=(), description="The e-boards (DGT) mapped to a match or heard"
+    )
+    printing: PrintMenu | None = Field(
+        default=None, description="The Print menu: the PDFs and their addresses"
     )
     next_change_ms: int | None = Field(
         description="The server instant after which the view changes with the time alone "

@@ -32,6 +32,7 @@ from orchestrator.views.arbiter.placings import placing_rows
 from orchestrator.views.arbiter.records import change_view, draw_view
 from orchestrator.views.arbiter.schedule import next_change_ms, schedule_view
 from orchestrator.views.playoff import ClockView, clock_view
+from orchestrator.views.printable import playoff_print_menu
 from orchestrator.views.shared import offset_minutes
 from playoff_formats.errors import PlayoffError
 from playoff_formats.playoff import (
@@ -66,6 +67,7 @@ def whole_view(core: Core) -> ArbiterView:
         crowned = champion(state.chess)
         draws = tuple(draw_view(core, d) for d in state.draws)
         over = crowned is not None
+    schedule = schedule_view(core)
     return ArbiterView(
         seq=state.seq,
         server_ms=ctx.server_ms,
@@ -82,7 +84,7 @@ def whole_view(core: Core) -> ArbiterView:
         ),
         matches=matches,
         extra_boards=extra_view,
-        schedule=schedule_view(core),
+        schedule=schedule,
         draws=draws,
         changes=tuple(change_view(core, c) for c in state.changes),
         overrides=overrides_view(core),
@@ -102,6 +104,9 @@ def whole_view(core: Core) -> ArbiterView:
         boards=boards_view(core),
         board_keys=board_keys_view(core),
         eboards=eboards_view(core),
+        printing=playoff_print_menu(
+            state, [(g.match, g.game, g.title) for g in schedule.games if g.kind != "stanza"]
+        ),
         broadcast_key=BroadcastKey(
             title="Broadcast feed",
             words=(

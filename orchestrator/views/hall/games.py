@@ -34,6 +34,7 @@ __all__ = [
     "banner",
     "correction_notice",
     "decider_banner",
+    "draw_rule",
     "flag_notice",
     "live_games",
     "position",
@@ -212,6 +213,11 @@ def banner(core: Core, match: Match, game: Game, *, on: bool) -> ArmageddonBanne
         black_time=black_time,
         times=f"{white_time} v {black_time}",
         increment=terms["increment"],
-        draw_rule=f"draw = {str(terms['draw_means']).capitalize()}",
+        draw_rule=draw_rule(str(terms["draw_means"])),
         colours=colours,
     )
+
+
+def draw_rule(draw_means: str) -> str:
+    """A decider's draw odds as the hall says them: "draw = Black wins"."""
+    return f"draw = {draw_means.capitalize()}"

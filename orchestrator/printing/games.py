@@ -1,0 +1,183 @@
+"""The games a slip or a card is printed for, and what the paper says of each: its
+stage, match and game, board, planned start, players and colours, time control and
+the decider's terms, in the words the hall and the console use.
+
+A game is one the play-off has, or one its schedule plans (a decider "if needed",
+the games of a match whose players are still to be decided). A match is played at
+one board, numbered in its round (the matches of a round are played side by side;
+a round after it plays at the same boards again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from orchestrator.core.state import GameKey, PlayoffState
+from orchestrator.printing.layout import day
+from orchestrator.views.arbiter.core import Core as ConsoleWords
+from orchestrator.views.context import ViewContext
+from orchestrator.views.hall.core import Core as HallWords
+from orchestrator.views.hall.games import draw_rule
+from orchestrator.views.hall.models import PlayerLabel
+from playoff_formats.errors import PlayoffError
+from playoff_formats.model import Colour
+from playoff_formats.playoff import GameKind, Match
+from playoff_formats.schedule import PlannedGame, UnitKind
+from playoff_formats.schedule.words import instant
+from playoff_formats.timecontrol import TimeControl
+from playoff_formats.words import clock_minutes
+
+__all__ = ["GameSheet", "Words", "game_keys", "game_sheet", "increment_text", "one_game"]
+
+
+class Words:
+    """How the hall and the console name players, matches and games, for one state at
+    the instant of printing."""
+
+    def __init__(self, state: PlayoffState, ctx: ViewContext) -> None:
+        self.state = state
+        self.ctx = ctx
+        self.hall = HallWords(state, ctx)
+        self.console = ConsoleWords(state, ctx)
+
+    def planned(self, key: GameKey) -> PlannedGame | None:
+        plan = self.ctx.plan
+        if plan is None:
+            return None
+        return next((g for g in plan.games if (g.match, g.game) == key), None)
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    """What a slip or a card says of one game."""
+
+    match: Match
+    number: int
+    kind: GameKind
+    stage: str
+    title: str
+    board: int
+    start: str | None
+    state: Literal["played", "in play", "to play"]
+    white: PlayerLabel | None
+    """White, once the colours are known (else None, and ``players`` in seed order)."""
+    black: PlayerLabel | None
+    players: tuple[PlayerLabel, PlayerLabel]
+    colours: str | None
+    """How the colours will be settled while they are unknown: "Colours by lot"."""
+    control: TimeControl | None
+    decider: str | None
+    """The decider's terms: "Armageddon: White 6′ · Black 5′ · draw = Black wins"."""
+
+    @property
+    def known(self) -> bool:
+        """Both players are known (not a place still to be filled)."""
+        return all(p.id is not None for p in self.players)
+
+
+def _keys(state: PlayoffState, ctx: ViewContext) -> list[GameKey]:
+    """Every game of the play-off and of its schedule: the schedule's in its order,
+    then those it does not hold (when it cannot be planned)."""
+    keys: list[GameKey] = []
+    if ctx.plan is not None:
+        keys = [(g.match, g.game) for g in ctx.plan.games if g.kind is not UnitKind.STANZA]
+    for game in sorted(state.chess.games, key=lambda g: (g.match, g.number)):
+        if (game.match, game.number) not in keys:
+            keys.append((game.match, game.number))
+    return keys
+
+
+def game_keys(words: Words) -> list[GameKey]:
+    """The games to play whose players are known: a slip each."""
+    found = []
+    for key in _keys(words.state, words.ctx):
+        sheet = game_sheet(words, key)
+        if sheet.state != "played" and sheet.known:
+            found.append(key)
+    return found
+
+
+def one_game(words: Words, match: int, game: int) -> GameKey:
+    """The game ``game`` of match ``match``, refused in words if the play-off has none."""
+    keys = _keys(words.state, words.ctx)
+    if (match, game) in keys:
+        return (match, game)
+    played = sorted({m for m, _ in keys})
+    if match not in played:
+        listed = ", ".join(str(m) for m in played)
+        raise PlayoffError(f"this play-off has no match {match} to play: its matches are {listed}")
+    games = ", ".join(str(g) for m, g in keys if m == match)
+    raise PlayoffError(
+        f"match {match} has no game {game}, played or planned: its games are {games}"
+    )
+
+
+def game_sheet(words: Words, key: GameKey) -> GameSheet:
+    state = words.state
+    playoff = state.chess
+    match = playoff.match(key[0])
+    number = key[1]
+    kind = match.kind_of(number)
+    rules = match.rules
+    game = playoff.game(*key)
+    planned = words.planned(key)
+    stage_name = next((s.name for s in playoff.stages if s.id == match.stage), "")
+    stage = " · ".join(p for p in (stage_name, words.console.round_name(match)) if p)
+    ladder = rules.stage_of(number)
+    if ladder is not None and len(rules.stages) > 1:
+        stage += f" · {ladder.name}"
+    title = f"Match {match.id} ({words.hall.match_names[match.id]}) · Game {number}"
+    decider = rules.decider
+    if kind.decider and decider is not None:
+        title += f" · {decider.name}"
+    if planned is not None and planned.tentative:
+        title += " (if needed)"
+    if game is not None and game.result is not None:
+        where: Literal["played", "in play", "to play"] = "played"
+    elif key in state.started_at:
+        where = "in play"
+    else:
+        where = "to play"
+    start = state.started_at.get(key) or (planned.start if planned is not None else None)
+    when = None
+    if start is not None:
+        said = "Started" if key in state.started_at else "Planned start"
+        when = f"{said} {instant(start, state.zone)}, {day(start, state.zone)}"
+    white: PlayerLabel | None = None
+    black: PlayerLabel | None = None
+    if game is not None and game.white is not None and game.black is not None:
+        white, black = words.hall.player(game.white), words.hall.player(game.black)
+        players = (white, black)
+        colours = None
+    else:
+        sides = (
+            list(match.players) if None not in match.players
+            else list(planned.players) if planned is not None else list(match.players)
+        )
+        a, b = (words.hall.player(p) for p in sides)
+        players = (a, b)
+        colours = words.console.colour_rule(match, number).capitalize()
+    control = state.time_control(match, number)
+    terms = None
+    if kind is GameKind.ARMAGEDDON and decider is not None and control is not None:
+        rule = f" ({decider.draw_citation})" if decider.draw_citation else ""
+        terms = (
+            f"{decider.name}: White {clock_minutes(control.initial_ms(Colour.WHITE))} · "
+            f"Black {clock_minutes(control.initial_ms(Colour.BLACK))} · "
+            f"{draw_rule(decider.draw_means)}{rule}"
+        )
+    return GameSheet(
+        match=match, number=number, kind=kind, stage=stage, title=title,
+        board=match.number, start=when, state=where, white=white, black=black,
+        players=players, colours=colours, control=control, decider=terms,
+    )
+
+
+def increment_text(control: TimeControl) -> str:
+    """The increment and the move it starts from, said in full: "+5 s from move 1"."""
+    said = control.increment_words()
+    stage = control.white[0]
+    if stage.increment_ms and stage.increment_from_move == 1:
+        said += " from move 1"
+    return said
