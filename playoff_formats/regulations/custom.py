@@ -21,6 +21,10 @@ rating-based criteria; without it they are dropped when anyone is unrated),
 modifiers (``BH/C1``, ``BH-C1``, ``BH/M1``, ``KS/L60``); the trace labels each
 step with the code. Anything else is refused with an :class:`InputError`
 saying where.
+
+A regulation for chess teams names its ``score`` (``"MP"``, match points, or
+``"GP"``, game points) and team codes; its ``pairing`` is ``"round-robin"`` by
+default (a league), ``"swiss"`` for a team Swiss.
 """
 
 from __future__ import annotations
@@ -203,7 +207,7 @@ def _playoff(value: object, playoff_for_first: bool, filename: str) -> PlayoffFo
 def _team_regulation(
     document: dict[str, Any], name: str, title: str, playoff_for_first: bool, filename: str
 ) -> FideTeamRegulation:
-    for key in ("pairing", "fide_edition", "unrated_rating"):
+    for key in ("fide_edition", "unrated_rating"):
         if key in document:
             raise InputError(
                 f"{key!r} is for individual events; this regulation ranks teams (it names "
@@ -221,6 +225,8 @@ def _team_regulation(
             source=filename,
             path="score",
         )
+    # A league's matches are a round robin's: a team Swiss says so.
+    pairing = _pairing(document.get("pairing", "round-robin"), filename)
     entries = document["criteria"]
     if not isinstance(entries, list) or not entries:
         raise InputError(
@@ -247,7 +253,9 @@ def _team_regulation(
                 path=path,
             )
         seen.setdefault(same, position)
-        labelled.append(LabelledCriterion(code.written, team_criterion_of(code, score)))
+        labelled.append(
+            LabelledCriterion(code.written, team_criterion_of(code, score, pairing))
+        )
     extra: dict[str, Any] = {  # texts only: playoff_rule, unresolved
         key: _text(document, key, filename)
         for key in ("playoff_rule", "unresolved")
