@@ -237,7 +237,7 @@ def _write(
     rounds = len(keys)
     dated = sorted(days.values())
     controls = sorted({str(g.control) for g in games if g.control is not None})
-    name = f"{header.event}, play-off: {pool.value}"
+    name = f"{_plain(header.event)}, play-off: {pool.value}"
     lines = [
         f"012 {name}",
         *_comments(header, pool, games, left_out, edition),
