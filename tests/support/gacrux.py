@@ -2,9 +2,13 @@
 
 The events are round robins (single and double, forfeits, a withdrawal) and
 Swiss events (every TRF bye kind, forfeits, late entries, withdrawals), dated
-before and after 1 March 2026 so that each edition of C.07 is compared. Gacrux
-is run as a program on each TRF; nothing of it is imported. ``python -m
-tests.support.gacrux`` prints the figures: events, rows, and every disagreement.
+before and after 1 March 2026 so that each edition of C.07 is compared; and team
+events, read from their TRF by the project's reader (and checked against the same
+event written as team JSON): round robins, Swiss events, and team Swiss events with
+byes of every kind, forfeited matches and boards and boards left empty, in TRF16
+(``013``) and TRF-2026 (``310``, ``240``, ``330``). Gacrux is run as a program on
+each TRF; nothing of it is imported. ``python -m tests.support.gacrux`` prints the
+figures: events, rows, and every disagreement.
 """
 
 from __future__ import annotations
