@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NoReturn
 
 from playoff_formats.errors import InputError
-from playoff_formats.values import MAX_NAME, BoardResult, ByeKind, Result
+from playoff_formats.values import MAX_NAME, MAX_ROUND, BoardResult, ByeKind, Result
 
 if TYPE_CHECKING:
     from playoff_formats.io.trf import TrfEvent, TrfGame, TrfTeamInput
@@ -253,10 +253,8 @@ class _TeamReader:
 
     def round_number(self, text: str, line: int, column: int) -> int:
         value = text[column - 1 : column + 2].strip()
-        if not value.isdigit() or not 1 <= int(value) <= max(self.trf.rounds, 1):
-            self.fail(
-                f"{value!r} is not a round of the event (1 to {self.trf.rounds})", line, column
-            )
+        if not value.isdigit() or not 1 <= int(value) <= MAX_ROUND:
+            self.fail(f"{value!r} is not a round number (1 to {MAX_ROUND})", line, column)
         return int(value)
 
     def read_order(self, line: int, text: str) -> None:
