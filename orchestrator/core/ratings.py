@@ -79,7 +79,7 @@ def playoff_rating_reports(
             "this play-off is between teams: a rating report rates players, and its games "
             "name no player"
         )
-    chosen = _stage(state, stage)
+    chosen, named = _stage(state, stage)
     players = {p.id: p for p in event.players}
     report_players = [
         ReportPlayer(
@@ -104,22 +104,24 @@ def playoff_rating_reports(
     header = ReportHeader(
         event=event.name,
         finished=all(places.get(p.id) is not None for p in playoff.participants),
-        stage=stage.strip() if stage else None,
+        stage=named,
     )
     return rating_reports(header, report_players, games, edition)
 
 
-def _stage(state: PlayoffState, stage: str | None) -> str | None:
+def _stage(state: PlayoffState, stage: str | None) -> tuple[str | None, str | None]:
+    """The stage asked for, as compared (case folded) and as its format names it."""
     if stage is None or not stage.strip():
-        return None
+        return None, None
     names = stage_names(state)
     wanted = " ".join(stage.split()).casefold()
-    if wanted not in {n.casefold() for n in names}:
-        raise InputError(
-            f"the play-off has no stage {stage.strip()!r}; its stages: {', '.join(names)}",
-            path="stage",
-        )
-    return wanted
+    for name in names:
+        if name.casefold() == wanted:
+            return wanted, name
+    raise InputError(
+        f"the play-off has no stage {stage.strip()!r}; its stages: {', '.join(names)}",
+        path="stage",
+    )
 
 
 def _stage_name(match: Match, game: Game) -> str:
