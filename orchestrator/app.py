@@ -27,7 +27,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from orchestrator.api import admin, broadcast, pages, printing, ws
+from orchestrator.api import admin, broadcast, pages, printing, ratings, ws
 from orchestrator.api.openapi import complete_openapi
 from orchestrator.api.problems import error_responses, problems
 from orchestrator.api.routes import router
@@ -180,6 +180,7 @@ def create_app(
     app.include_router(router)
     app.include_router(broadcast.router)
     app.include_router(printing.router)
+    app.include_router(ratings.router)
     app.include_router(pages.router(settings.clients_dir))
     for page in pages.PAGES:
         app.mount(

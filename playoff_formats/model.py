@@ -342,7 +342,8 @@ Vps = Annotated[float, Within(-MAX_VPS, MAX_VPS)]
 class TeamMatch(Frozen):
     """A match between two teams, boards in order (board 1 first).
 
-    Chess boards are results from the home team's side; bridge boards are the
+    Chess boards are results from the home team's side (a forfeit, ``+/-``, for a
+    board its player did not play or left empty); bridge boards are the
     home team's net scores. A bridge match may give its ``imps`` and ``vps``
     pairs (home, away) instead of, or as well as, the boards; a chess match may
     give its game-point ``score``. Given totals must agree with the boards.
@@ -376,6 +377,13 @@ class TeamMatch(Frozen):
     def bridge_boards(self) -> list[int]:
         return [b for b in self.boards if isinstance(b, int)]
 
+    @property
+    def played(self) -> bool:
+        """True unless every board of a chess match is a forfeit (a match forfeited
+        whole); a match given by totals only counts as played."""
+        boards = self.chess_boards
+        return not boards or any(b.played for b in boards)
+
     def side_of(self, team_id: str) -> int:
         """0 for the home team, 1 for the away team."""
         return 0 if team_id == self.home else 1
@@ -384,8 +392,23 @@ class TeamMatch(Frozen):
         return self.away if team_id == self.home else self.home
 
 
+class TeamBye(Frozen):
+    """A round in which a chess team was not paired.
+
+    It scores by its ``kind``: ``full``, a match won (2 match points) and the game
+    point of every board; ``half``, a drawn match and half the boards; ``zero``,
+    nothing (the team was absent); ``pairing-allocated``, a drawn match and the
+    game point of every board, as TRF-2026 scores a team's pairing-allocated bye
+    by default. Every board is as many as the most boards a match of the event has.
+    """
+
+    round: Round
+    team: Ref
+    kind: ByeKind
+
+
 class TeamEvent(Frozen):
-    """A finished team event: the teams and every match."""
+    """A finished team event: the teams, every match and, in chess, the byes."""
 
     name: Name
     kind: Literal["team"] = "team"
@@ -397,6 +420,7 @@ class TeamEvent(Frozen):
         description="The IANA time zone the event is played in (Asia/Tashkent): every "
         "time of day of its play-offs is given in it",
     )
+    byes: Annotated[list[TeamBye], AtMost(MAX_BYES)] = Field(default_factory=list)
 
     def team(self, team_id: str) -> Team:
         for team in self.teams:

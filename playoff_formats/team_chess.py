@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from playoff_formats.model import BoardResult, TeamMatch
+from playoff_formats.model import TeamMatch
 
 
 @dataclass(frozen=True)
@@ -27,15 +27,18 @@ class ChessMatchFacts:
     def of(cls, match: TeamMatch, number: int) -> ChessMatchFacts:
         boards = match.chess_boards
         home = sum(b.home_points for b in boards)
+        away = sum(b.away_points for b in boards)
+        # A board one side won, over the board or by forfeit; a draw and a board
+        # neither side played are not decisive.
         decisive = tuple(
-            (n, 0 if b is BoardResult.HOME_WINS else 1)
+            (n, 0 if b.home_points > b.away_points else 1)
             for n, b in enumerate(boards, start=1)
-            if b is not BoardResult.DRAW
+            if b.home_points != b.away_points
         )
         return cls(
             match=match,
             number=number,
-            game_points=(home, len(boards) - home),
+            game_points=(home, away),
             board_count=(
                 sum(n for n, side in decisive if side == 0),
                 sum(n for n, side in decisive if side == 1),

@@ -144,12 +144,33 @@ class Venue(StrEnum):
 
 
 class BoardResult(StrEnum):
-    """A chess board of a team match, from the home team's side."""
+    """A chess board of a team match, from the home team's side.
+
+    The forfeits are boards not played: ``+/-`` the away team's player did not
+    play (absent, or the board left empty), ``-/+`` the home team's, ``-/-``
+    neither side's. The side that was there wins the board; nobody wins ``-/-``.
+    """
 
     HOME_WINS = "1-0"
     DRAW = "1/2-1/2"
     AWAY_WINS = "0-1"
+    HOME_WINS_BY_FORFEIT = "+/-"
+    AWAY_WINS_BY_FORFEIT = "-/+"
+    DOUBLE_FORFEIT = "-/-"
 
     @property
     def home_points(self) -> float:
-        return {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}[self.value]
+        return _HOME_BOARD_POINTS[self.value]
+
+    @property
+    def away_points(self) -> float:
+        return _AWAY_BOARD_POINTS[self.value]
+
+    @property
+    def played(self) -> bool:
+        """True when the board was played over the board (not a forfeit)."""
+        return self.value in ("1-0", "1/2-1/2", "0-1")
+
+
+_HOME_BOARD_POINTS = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0, "+/-": 1.0, "-/+": 0.0, "-/-": 0.0}
+_AWAY_BOARD_POINTS = {"1-0": 0.0, "1/2-1/2": 0.5, "0-1": 1.0, "+/-": 0.0, "-/+": 1.0, "-/-": 0.0}

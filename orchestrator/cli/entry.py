@@ -57,12 +57,11 @@ def standings(file: str, regulation: str | None, format: str) -> int:
     """``playoff standings``, as :func:`orchestrator.cli.standings` does it."""
     from pathlib import Path
 
-    from orchestrator.cli.files import read_event, resolve_regulation
+    from orchestrator.cli.files import read_ranked_event
     from playoff_formats.errors import PlayoffError
 
     try:
-        event = read_event(Path(file))
-        rules = resolve_regulation(regulation, event)
+        event, rules = read_ranked_event(Path(file), regulation)
         result = rules.standings(event)
     except PlayoffError as exc:
         from rich.console import Console

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playoff_formats.errors import InputError, RegulationError
-from playoff_formats.io.trf import TrfEvent, read_trf
+from playoff_formats.io.trf import TrfEvent, has_team_records, read_trf
 from playoff_formats.regulations import Regulation, get_regulation, kind_refusal
 
 if TYPE_CHECKING:
@@ -47,6 +47,33 @@ def read_event(path: Path) -> Event | TrfEvent:
     return load_event(text, str(path))
 
 
+def read_ranked_event(
+    path: Path, name_or_file: str | None
+) -> tuple[Event | TrfEvent, Regulation]:
+    """The event in ``path`` and the regulation that ranks it (:func:`resolve_regulation`).
+
+    A TRF with team records is a team event for a regulation that ranks teams
+    (:mod:`playoff_formats.io.trf_teams`), and the individual event its players'
+    lines hold for any other.
+    """
+    text = read_text(path)
+    if is_trf(str(path), text):
+        if name_or_file is not None and has_team_records(text):
+            regulation = _regulation(name_or_file, None)
+            if regulation.ranks.structure == "team":
+                from playoff_formats.io.trf_teams import read_team_event
+
+                event: Event | TrfEvent = read_team_event(text, regulation.name, str(path))
+                _check_kind(regulation, event)
+                return event, regulation
+        event = read_trf(text, str(path))
+    else:
+        from playoff_formats.io.json_event import load_event
+
+        event = load_event(text, str(path))
+    return event, resolve_regulation(name_or_file, event)
+
+
 def is_trf(filename: str, text: str) -> bool:
     """Whether ``text`` is read as a TRF: by its file's extension, else by its start."""
     lowered = filename.lower()
@@ -79,14 +106,19 @@ def resolve_regulation(name_or_file: str | None, event: Event | TrfEvent) -> Reg
     :class:`RegulationError` saying both kinds, before any rule reads the event.
     """
     regulation = _regulation(name_or_file, event)
-    problem = kind_refusal(regulation.name, regulation.ranks, event)
-    if problem is not None:
-        raise RegulationError(problem)
+    _check_kind(regulation, event)
     return regulation
 
 
-def _regulation(name_or_file: str | None, event: Event | TrfEvent) -> Regulation:
+def _check_kind(regulation: Regulation, event: Event | TrfEvent) -> None:
+    problem = kind_refusal(regulation.name, regulation.ranks, event)
+    if problem is not None:
+        raise RegulationError(problem)
+
+
+def _regulation(name_or_file: str | None, event: Event | TrfEvent | None) -> Regulation:
     if name_or_file is None:
+        assert event is not None  # the event's own regulation
         return get_regulation(event.regulation)
     path = Path(name_or_file)
     if path.suffix.lower() in (".toml", ".json") or path.exists():

@@ -419,6 +419,54 @@ def extra_boards_command(
     _print_json(plan.to_json())
 
 
+class TrfEdition(StrEnum):
+    trf16 = "16"
+    trf2026 = "2026"
+
+
+class RatingList(StrEnum):
+    standard = "standard"
+    rapid = "rapid"
+    blitz = "blitz"
+
+
+@app.command("export-trf")
+def export_trf(
+    playoff: Annotated[str, typer.Argument(help="The play-off's id")],
+    output: Annotated[str, typer.Option("--output", "-o", help="The TRF file to write")],
+    db: Annotated[
+        str, typer.Option("--db", help="The service's SQLite event log [default: playoff.db]")
+    ] = "playoff.db",
+    stage: Annotated[
+        str | None,
+        typer.Option("--stage", help="One stage's games, by its name (\"Rapid 25+10\")"),
+    ] = None,
+    trf: Annotated[TrfEdition, typer.Option("--trf", help="TRF16 or TRF-2026")] = (
+        TrfEdition.trf16
+    ),
+    pool: Annotated[
+        RatingList | None,
+        typer.Option("--pool", help="One rating list, where the games are on more than one"),
+    ] = None,
+) -> None:
+    """The play-off's rated games as a TRF for FIDE's rating report, read from the
+    service's log: a file per rating list (rapid apart from blitz); a game no list
+    rates (an Armageddon with unequal times) is named in a comment."""
+    from orchestrator.cli.export_trf import ExportRefused
+    from orchestrator.cli.export_trf import export_trf as write_reports
+
+    try:
+        said = write_reports(
+            playoff, Path(output), Path(db), trf.value, stage,
+            pool.value if pool is not None else None,
+        )
+    except ExportRefused as exc:
+        _fail(str(exc))
+        return
+    for line in said:
+        _console().print(line, highlight=False, soft_wrap=True)
+
+
 @app.command()
 def schema(
     events: Annotated[

@@ -550,6 +550,64 @@ class SqliteEventStore:
         return found
 
 
+class ReadOnlyLog:
+    """The log in the SQLite file at ``path``, read without writing to it: no
+    migration, no lock, nothing created (a command that only reads a log, such as
+    ``playoff export-trf``, reads a service's log while it runs). A file that is not
+    a log of this program's schema is refused (:class:`SchemaVersionError`)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise StoreError(f"{self.path}: no such file")
+        try:
+            self._conn = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot be opened ({exc})") from exc
+        try:
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise SchemaVersionError(f"{self.path}: not an SQLite event log ({exc})") from exc
+        if app_id != APPLICATION_ID or version == 0:
+            self._conn.close()
+            raise SchemaVersionError(f"{self.path}: not a play-off event log")
+        if version != SCHEMA_VERSION:
+            self._conn.close()
+            newer = version > SCHEMA_VERSION
+            raise SchemaVersionError(
+                f"{self.path}: event log schema version {version} is "
+                + ("newer than this program's: upgrade the program to read it" if newer else
+                   f"older than this program's ({SCHEMA_VERSION}): serve it once with this "
+                   "program (playoff serve --db) to bring it up to date")
+            )
+
+    def read(self, stream: str) -> list[StoredEvent]:
+        """Every event of ``stream``, in order."""
+        return _read(self._conn, stream, 0, None)
+
+    def streams(self, prefix: str = "") -> list[str]:
+        """The streams whose names start with ``prefix``."""
+        found: list[str] = []
+        for (name,) in self._conn.execute(_STREAMS, (prefix,)):
+            if not name.startswith(prefix):
+                break
+            found.append(name)
+        return found
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> ReadOnlyLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def _last_seq(conn: sqlite3.Connection, stream: str) -> int:
     row = conn.execute(
         "SELECT seq FROM events WHERE stream = ? ORDER BY seq DESC LIMIT 1", (stream,)

@@ -19,7 +19,10 @@ from playoff_formats.model import BoardResult, TeamEvent, TeamMatch, stored_cont
 from playoff_formats.scoring import imps as imps_of
 from playoff_formats.tiebreaks.words import points
 
-_BOARD_HINT = "use 1-0, 1/2-1/2 or 0-1 for chess, or the home team's net score for bridge"
+_BOARD_HINT = (
+    "use 1-0, 1/2-1/2 or 0-1 for chess (+/-, -/+ or -/- for a board not played), or the "
+    "home team's net score for bridge"
+)
 
 
 def parse_team_event(
@@ -72,6 +75,38 @@ def check_team_event(event: TeamEvent, source: str | None = None) -> None:
         raise InputError(
             "the event mixes chess matches and bridge matches", source=source, path="matches"
         )
+    _check_byes(event, ids, "bridge" in kinds, source)
+
+
+def _check_byes(event: TeamEvent, ids: dict[str, int], bridge: bool, source: str | None) -> None:
+    """A bye names a team of the event, in a round it has no match and no other bye."""
+    busy: dict[tuple[int, str], str] = {}
+    for i, match in enumerate(event.matches):
+        for team in (match.home, match.away):
+            busy.setdefault((match.round, team), f"a match (match {i + 1})")
+    for i, bye in enumerate(event.byes):
+        path = f"byes[{i}]"
+        if bridge:
+            raise InputError(
+                "a bye is for chess team events; the bridge regulations have no rule for it",
+                source=source,
+                path=path,
+            )
+        if bye.team not in ids:
+            raise InputError(
+                f"bye {i + 1} (round {bye.round}): unknown team {bye.team!r}; the teams are "
+                f"{', '.join(ids)}",
+                source=source,
+                path=f"{path}.team",
+            )
+        taken = busy.get((bye.round, bye.team))
+        if taken is not None:
+            raise InputError(
+                f"bye {i + 1}: team {bye.team} already has {taken} in round {bye.round}",
+                source=source,
+                path=f"{path}.round",
+            )
+        busy[(bye.round, bye.team)] = f"a bye (bye {i + 1})"
 
 
 def _check_boards(match: TeamMatch, i: int, where: str, source: str | None) -> None:
@@ -108,7 +143,7 @@ def _check_boards(match: TeamMatch, i: int, where: str, source: str | None) -> N
         )
     if match.score is not None and match.boards:
         home = sum(b.home_points for b in match.chess_boards)
-        away = len(match.boards) - home
+        away = sum(b.away_points for b in match.chess_boards)
         if (home, away) != tuple(match.score):
             raise InputError(
                 f"{where}: the score {points(match.score[0])}–{points(match.score[1])} "

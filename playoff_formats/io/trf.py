@@ -25,15 +25,19 @@ if TYPE_CHECKING:
     from playoff_formats.model import IndividualEvent
 
 __all__ = [
+    "TEAM_RECORDS",
     "TrfBye",
     "TrfDocument",
     "TrfEvent",
     "TrfGame",
     "TrfHeader",
     "TrfPlayer",
+    "TrfTeamInput",
+    "has_team_records",
     "parse_trf",
     "parse_trf_document",
     "read_trf",
+    "read_trf_of_teams",
 ]
 
 _FIRST_ROUND_COLUMN = 92
@@ -165,6 +169,30 @@ class TrfBye(NamedTuple):
     kind: ByeKind
 
 
+TEAM_RECORDS = frozenset(("013", "310", "300", "320", "330", "352", "362"))
+"""The records of a team event (TRF16's ``013``; TRF-2026's, as FIDE's sample and
+Gacrux read them): kept as written, for :mod:`playoff_formats.io.trf_teams`."""
+
+
+@dataclass(frozen=True)
+class TrfTeamInput:
+    """What a TRF with team records says of its teams, kept for reading it as a team
+    event (:func:`playoff_formats.io.trf_teams.team_event`); an individual reading
+    never looks at it.
+
+    ``records``: each team record with its line number. ``team_byes``: the bye
+    records (``240``) of a TRF-2026 team file, whose numbers are teams: (line,
+    code, round, round's column, ((team, column), ...)). ``unpaired``: the code
+    each player wrote in a round without an opponent, by (round, player id), with
+    its line and column. ``lines``: each player's line number.
+    """
+
+    records: tuple[tuple[int, str], ...]
+    team_byes: tuple[tuple[int, str, int, int, tuple[tuple[int, int], ...]], ...]
+    unpaired: dict[tuple[int, str], tuple[str, int, int]]
+    lines: dict[str, int]
+
+
 @dataclass(frozen=True)
 class TrfEvent:
     """The event a TRF describes, as plain data.
@@ -182,6 +210,8 @@ class TrfEvent:
     kind: Literal["individual"] = "individual"
     regulation: str = DEFAULT_INDIVIDUAL_REGULATION
     start_date: date | None = None
+    teams: TrfTeamInput | None = field(default=None, compare=False, repr=False)
+    """The team records, for a file that has any (``None``: an individual event only)."""
 
     @property
     def rounds(self) -> int:
@@ -236,6 +266,20 @@ def read_trf(text: str, source: str | None = None) -> TrfEvent:
     _, event = _Reader(source).read(text)
     check_regulation_kind(event, source)
     return event
+
+
+def read_trf_of_teams(text: str, source: str | None = None) -> TrfEvent:
+    """Read a TRF with team records for :mod:`playoff_formats.io.trf_teams`: the
+    players' games as :func:`read_trf` reads them, and the team records kept in
+    :attr:`TrfEvent.teams`. A team's players all have its pairing-allocated bye,
+    and the bye records (``240``) of a TRF-2026 team file (``310``) number teams."""
+    _, event = _Reader(source, teams=True).read(text)
+    return event
+
+
+def has_team_records(text: str) -> bool:
+    """Whether ``text`` has team records (``013`` or ``310``)."""
+    return any(line[:3] in ("013", "310") for line in _LINE_BREAK.split(text.lstrip("\ufeff")))
 
 
 # --------------------------------------------------------------------------- internals
@@ -341,12 +385,15 @@ def _points_text(value: float) -> str:
 
 
 class _Reader:
-    def __init__(self, source: str | None) -> None:
+    def __init__(self, source: str | None, teams: bool = False) -> None:
         self.source = source
+        self.teams = teams
+        """Reading a team event: its records are kept, and its byes are teams'."""
         self.header = _HeaderFields()
         self.lines: list[_PlayerLine] = []
         self.by_rank: dict[int, _PlayerLine] = {}
         self.bye_records: list[_ByeRecord] = []
+        self.team_records: list[tuple[int, str]] = []
 
     def fail(self, reason: str, line: int | None = None, column: int | None = None) -> InputError:
         return InputError(reason, source=self.source, line=line, column=column)
@@ -410,6 +457,8 @@ class _Reader:
             self.read_scoring(line, number)
         elif record == "240":
             self.read_bye_record(line, number)
+        elif record in TEAM_RECORDS:
+            self.team_records.append((number, line))
         elif record == "299":
             raise self.fail(
                 "record 299 assigns abnormal points (a penalty, a bonus or an unusual "
@@ -671,6 +720,10 @@ class _Reader:
         rounds = max((len(p.blocks) for p in self.lines), default=0)
         games = self.pair_games(rounds)
         byes = self.collect_byes(rounds)
+        team_byes: list[_ByeRecord] = []
+        if self.teams and any(line.startswith("310") for _, line in self.team_records):
+            # In a TRF-2026 team file the bye records number teams, not players.
+            team_byes, self.bye_records = self.bye_records, []
         self.apply_bye_records(byes, rounds)
         bye_list = [
             TrfBye(round_number, str(rank), slot.kind)
@@ -686,8 +739,24 @@ class _Reader:
             games=tuple(games),
             byes=tuple(bye_list),
             start_date=self.header.start_date,
+            teams=self.team_input(byes, team_byes) if self.teams else None,
         )
         return self.header.freeze(), event
+
+    def team_input(
+        self, byes: dict[tuple[int, int], _ByeSlot], team_byes: list[_ByeRecord]
+    ) -> TrfTeamInput:
+        return TrfTeamInput(
+            records=tuple(self.team_records),
+            team_byes=tuple(
+                (r.number, r.code, r.round, r.round_column, r.players) for r in team_byes
+            ),
+            unpaired={
+                (round_number, str(rank)): (slot.code, slot.line, slot.column)
+                for (round_number, rank), slot in byes.items()
+            },
+            lines={str(p.rank): p.number for p in self.lines},
+        )
 
     def check_opponents_exist(self) -> None:
         for line in self.lines:
@@ -795,7 +864,8 @@ class _Reader:
                     if block is None
                     else block.result_column
                 )
-                if code == "U":
+                # A team's pairing-allocated bye is every one of its players'.
+                if code == "U" and not self.teams:
                     if round_number in allocated:
                         raise self.fail(
                             f"round {round_number}: a second pairing-allocated bye (U); line "

@@ -22,6 +22,10 @@ event that names none: ``"Asia/Tashkent"``) are optional. Codes are those of
 modifiers (``BH/C1``, ``BH-C1``, ``BH/M1``, ``KS/L60``); the trace labels each
 step with the code. Anything else is refused with an :class:`InputError`
 saying where.
+
+A regulation for chess teams names its ``score`` (``"MP"``, match points, or
+``"GP"``, game points) and team codes; its ``pairing`` is ``"round-robin"`` by
+default (a league), ``"swiss"`` for a team Swiss.
 """
 
 from __future__ import annotations
@@ -202,7 +206,7 @@ def _playoff(value: object, playoff_for_first: bool, filename: str) -> PlayoffFo
 def _team_regulation(
     document: dict[str, Any], name: str, title: str, playoff_for_first: bool, filename: str
 ) -> FideTeamRegulation:
-    for key in ("pairing", "fide_edition", "unrated_rating"):
+    for key in ("fide_edition", "unrated_rating"):
         if key in document:
             raise InputError(
                 f"{key!r} is for individual events; this regulation ranks teams (it names "
@@ -220,6 +224,8 @@ def _team_regulation(
             source=filename,
             path="score",
         )
+    # A league's matches are a round robin's: a team Swiss says so.
+    pairing = _pairing(document.get("pairing", "round-robin"), filename)
     entries = document["criteria"]
     if not isinstance(entries, list) or not entries:
         raise InputError(
@@ -246,7 +252,9 @@ def _team_regulation(
                 path=path,
             )
         seen.setdefault(same, position)
-        labelled.append(LabelledCriterion(code.written, team_criterion_of(code, score)))
+        labelled.append(
+            LabelledCriterion(code.written, team_criterion_of(code, score, pairing))
+        )
     extra = _extra(document, filename)
     return FideTeamRegulation(
         name=name,

@@ -184,52 +184,55 @@ def criterion_of(code: Code, settings: Settings) -> Criterion:
     return _FACTORIES[code.name][1](code, settings)
 
 
-def team_criterion_of(code: Code, primary: Points) -> Criterion:
-    """A fresh criterion for ``code`` in a team event ranked by ``primary``."""
-    return _TEAM_FACTORIES[code.name][1](code, primary)
+def team_criterion_of(
+    code: Code, primary: Points, pairing: Pairing = "round-robin"
+) -> Criterion:
+    """A fresh criterion for ``code`` in a team event ranked by ``primary``, paired as
+    ``pairing`` says: how unplayed rounds count, as for individuals (C.07 Art. 15.2
+    in a round robin, Art. 16 in a Swiss). A league's matches are a round robin's."""
+    return _TEAM_FACTORIES[code.name][1](code, primary, pairing)
 
 
-TeamFactory = Callable[[Code, "Points"], Criterion]
+TeamFactory = Callable[[Code, "Points", Pairing], Criterion]
 
 
 def _scored(inner: Callable[[Points], Criterion]) -> TeamFactory:
     """A criterion on the code's score, or the primary one when it names none."""
-    return lambda c, primary: _team().OnScore(
+    return lambda c, primary, pairing: _team().OnScore(
         inner(c.points or primary), c.points or primary, c.points is not None
     )
 
 
-def _team_buchholz(code: Code) -> Criterion:
-    # A team event has no byes or forfeits: every round is a match (Art. 15.2 reading).
-    return fide.Buchholz("round-robin", None, code.cut, code.top)
+def _team_buchholz(code: Code, pairing: Pairing) -> Criterion:
+    return fide.Buchholz(pairing, None, code.cut, code.top)
 
 
-def _team_sonneborn_berger(code: Code) -> Criterion:
-    return fide.SonnebornBerger("round-robin", None, code.cut)
+def _team_sonneborn_berger(code: Code, pairing: Pairing) -> Criterion:
+    return fide.SonnebornBerger(pairing, None, code.cut)
 
 
 _TEAM_FACTORIES: dict[str, tuple[str, TeamFactory]] = {
-    "MP": ("", lambda c, p: _team().OtherScore("MP")),
-    "GP": ("", lambda c, p: _team().OtherScore("GP")),
-    "MPVGP": ("", lambda c, p: _team().OtherScore("GP" if p == "MP" else "MP")),
-    "DE": ("", lambda c, p: _scored(_team().TeamDirectEncounter)(c, p)),
-    "WIN": ("", lambda c, p: _team().MatchesWon()),
-    "BH": ("CM", lambda c, p: _scored(lambda s: _team_buchholz(c))(c, p)),
-    "SB": ("C", lambda c, p: _scored(lambda s: _team_sonneborn_berger(c))(c, p)),
-    "EMMSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("MP", "MP")),
-    "EMGSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("MP", "GP")),
-    "EGMSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("GP", "MP")),
-    "EGGSB": ("", lambda c, p: _team().ExtendedSonnebornBerger("GP", "GP")),
-    "BC": ("", lambda c, p: _team().BoardCount()),
-    "TBR": ("", lambda c, p: _team().TopBoardResults()),
-    "BBE": ("", lambda c, p: _team().BottomBoardElimination()),
-    "EDE": ("", lambda c, p: _team().ExtendedDirectEncounter(p)),
-    "SSSC": ("", lambda c, p: _team().ScoreStrengthCombination(p)),
-    "EDEC": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "C")),
-    "EDET": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "T")),
-    "EDEB": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "B")),
-    "EDEBT": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "CT")),
-    "EDEBB": ("", lambda c, p: _team().ExtendedDirectEncounter(p, "CB")),
+    "MP": ("", lambda c, p, g: _team().OtherScore("MP")),
+    "GP": ("", lambda c, p, g: _team().OtherScore("GP")),
+    "MPVGP": ("", lambda c, p, g: _team().OtherScore("GP" if p == "MP" else "MP")),
+    "DE": ("", lambda c, p, g: _scored(lambda s: _team().TeamDirectEncounter(s, g))(c, p, g)),
+    "WIN": ("", lambda c, p, g: _team().MatchesWon()),
+    "BH": ("CM", lambda c, p, g: _scored(lambda s: _team_buchholz(c, g))(c, p, g)),
+    "SB": ("C", lambda c, p, g: _scored(lambda s: _team_sonneborn_berger(c, g))(c, p, g)),
+    "EMMSB": ("", lambda c, p, g: _team().ExtendedSonnebornBerger("MP", "MP", g)),
+    "EMGSB": ("", lambda c, p, g: _team().ExtendedSonnebornBerger("MP", "GP", g)),
+    "EGMSB": ("", lambda c, p, g: _team().ExtendedSonnebornBerger("GP", "MP", g)),
+    "EGGSB": ("", lambda c, p, g: _team().ExtendedSonnebornBerger("GP", "GP", g)),
+    "BC": ("", lambda c, p, g: _team().BoardCount()),
+    "TBR": ("", lambda c, p, g: _team().TopBoardResults()),
+    "BBE": ("", lambda c, p, g: _team().BottomBoardElimination()),
+    "EDE": ("", lambda c, p, g: _team().ExtendedDirectEncounter(p, "", g)),
+    "SSSC": ("", lambda c, p, g: _team().ScoreStrengthCombination(p, g)),
+    "EDEC": ("", lambda c, p, g: _team().ExtendedDirectEncounter(p, "C", g)),
+    "EDET": ("", lambda c, p, g: _team().ExtendedDirectEncounter(p, "T", g)),
+    "EDEB": ("", lambda c, p, g: _team().ExtendedDirectEncounter(p, "B", g)),
+    "EDEBT": ("", lambda c, p, g: _team().ExtendedDirectEncounter(p, "CT", g)),
+    "EDEBB": ("", lambda c, p, g: _team().ExtendedDirectEncounter(p, "CB", g)),
 }
 _SCORED = frozenset({"DE", "BH", "SB"})
 TEAM_CODES: tuple[str, ...] = tuple(_TEAM_FACTORIES)

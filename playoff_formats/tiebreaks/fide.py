@@ -67,7 +67,11 @@ def is_voluntarily_unplayed(r: PlayerRound) -> bool:
     """C.07 Art. 16.1.2: a half-point or zero-point bye, an absence, a forfeit loss."""
     if r.kind is RoundKind.FORFEIT_LOSS:
         return True
-    return r.kind is RoundKind.BYE and r.points < WIN
+    return r.kind is RoundKind.BYE and r.bye in _SHORT_BYES
+
+
+_SHORT_BYES = frozenset((ByeKind.HALF_POINT, ByeKind.ZERO_POINT))
+"""Byes that score less than a win (an absence is a zero-point bye)."""
 
 
 def categorise(rounds: Sequence[PlayerRound]) -> list[Unplayed | None]:
@@ -109,8 +113,9 @@ def adjusted_scores(index: EventIndex) -> dict[str, float]:
 
 def _adjusted_score(index: EventIndex, player: str) -> float:
     rounds = all_rounds(index, player)
+    draw = index.win * DRAW
     return sum(
-        DRAW if category is Unplayed.BYE_AT_END else r.points
+        draw if category is Unplayed.BYE_AT_END else r.points
         for r, category in zip(rounds, categorise(rounds), strict=True)
     )
 
@@ -161,7 +166,7 @@ def _swiss_contributions(
     played_last: bool = False,
 ) -> tuple[Contribution, ...]:
     capped = edition >= 2026
-    cap = DRAW * index.rounds
+    cap = index.win * DRAW * index.rounds
     contributions = []
     for r in all_rounds(index, player):
         played = r.kind is RoundKind.PLAYED or (played_last and r.round == index.rounds)
@@ -175,7 +180,7 @@ def _swiss_contributions(
             score = min(own, cap)
         # is_voluntarily_unplayed(r), written out: this runs for every round of everyone
         voluntary = not (played and r.opponent is not None) and (
-            r.kind is RoundKind.FORFEIT_LOSS or (r.kind is RoundKind.BYE and r.points < WIN)
+            r.kind is RoundKind.FORFEIT_LOSS or (r.kind is RoundKind.BYE and r.bye in _SHORT_BYES)
         )
         contributions.append(Contribution(r.round, score, r.points, voluntary))
     return tuple(contributions)
@@ -203,7 +208,8 @@ def fore_scores(index: EventIndex) -> dict[str, float]:
     found: dict[str, float] | None = known.get(None)
     if found is None:
         found = known[None] = {
-            p: index.scores[p] - _last_points(index, p) + (DRAW if _paired_last(index, p) else 0.0)
+            p: index.scores[p] - _last_points(index, p)
+            + (index.win * DRAW if _paired_last(index, p) else 0.0)
             for p in index.rounds_of
         }
     return found

@@ -148,6 +148,9 @@ class EventIndex:
     rounds: int
     ratings: dict[str, int | None] = field(default_factory=dict)
     start_date: date | None = None
+    win: float = 1.0
+    """The points of a win: 1 in an individual event; for teams, the match points of
+    a match won, or every board's game point (C.07 Art. 16 counts in draws of it)."""
     memo: dict[Hashable, dict[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod

@@ -14,8 +14,9 @@ scores.
 Each score is laid out as the individual criteria read an event (one
 :class:`EventIndex` per score, a team standing for a player and a match for a
 game), so that the criteria of :mod:`playoff_formats.tiebreaks.fide` apply to
-teams unchanged. Matches have no byes or forfeits in the team event format, so
-every round is a match played (C.07 Art. 15.2 reading, pre-determined or not).
+teams unchanged, unplayed rounds included: a match forfeited whole (no board
+played) is a forfeit won or lost, and a team's bye a bye of its kind, scored as
+:class:`~playoff_formats.model.TeamBye` says.
 """
 
 from __future__ import annotations
@@ -25,13 +26,13 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Literal
 
 from playoff_formats.tiebreaks.core import Criterion, Split, Value, each_once, split_by_value
-from playoff_formats.tiebreaks.fide import Buchholz, DirectEncounter
+from playoff_formats.tiebreaks.fide import Buchholz, DirectEncounter, Pairing
 from playoff_formats.tiebreaks.index import EventIndex, PlayerRound, RoundKind
 from playoff_formats.tiebreaks.words import number
-from playoff_formats.values import Colour
+from playoff_formats.values import ByeKind, Colour
 
 if TYPE_CHECKING:
-    from playoff_formats.model import TeamEvent, TeamMatch
+    from playoff_formats.model import TeamBye, TeamEvent, TeamMatch
 
 Points = Literal["MP", "GP"]
 POINTS: tuple[Points, ...] = ("MP", "GP")
@@ -43,21 +44,51 @@ def game_points(match: TeamMatch) -> tuple[float, float]:
     """Home and away game points: the match's own ``score``, else its boards."""
     if match.score is not None:
         return match.score
-    home = sum(b.home_points for b in match.chess_boards)
-    return home, len(match.chess_boards) - home
+    boards = match.chess_boards
+    return sum(b.home_points for b in boards), sum(b.away_points for b in boards)
 
 
 def match_points(match: TeamMatch) -> tuple[float, float]:
     home, away = game_points(match)
     if home == away:
-        return 1.0, 1.0
+        # A match no board of which was played, and no side won, is lost by both.
+        return (0.0, 0.0) if home == 0 and not match.played else (1.0, 1.0)
     return (MATCH_WIN, 0.0) if home > away else (0.0, MATCH_WIN)
+
+
+def board_width(match: TeamMatch) -> float:
+    """The boards of a match: those listed, else the game points its totals give."""
+    boards = match.chess_boards
+    return float(len(boards)) if boards else sum(game_points(match))
+
+
+_BYE_MATCH_POINTS = {
+    ByeKind.FULL_POINT: MATCH_WIN,
+    ByeKind.HALF_POINT: 1.0,
+    ByeKind.ZERO_POINT: 0.0,
+    ByeKind.PAIRING_ALLOCATED: 1.0,
+}
+_BYE_BOARD_POINTS = {
+    ByeKind.FULL_POINT: 1.0,
+    ByeKind.HALF_POINT: 0.5,
+    ByeKind.ZERO_POINT: 0.0,
+    ByeKind.PAIRING_ALLOCATED: 1.0,
+}
+"""What a team's bye gives (:class:`~playoff_formats.model.TeamBye`): match points,
+and game points on each board."""
+
+
+def bye_points(bye: TeamBye, points: Points, width: float) -> float:
+    """The match points or game points of a team's bye in an event of ``width`` boards."""
+    if points == "MP":
+        return _BYE_MATCH_POINTS[bye.kind]
+    return _BYE_BOARD_POINTS[bye.kind] * width
 
 
 def team_indexes(event: TeamEvent) -> dict[Points, EventIndex]:
     """The event laid out on each score; each index can find the other (:func:`on`)."""
-    indexes = {points: _index(event, points) for points in POINTS}
-    most = max((sum(game_points(m)) for m in event.matches), default=1.0)
+    most = max((board_width(m) for m in event.matches), default=1.0)
+    indexes = {points: _index(event, points, most) for points in POINTS}
     for index in indexes.values():
         index.memo_of("team_indexes")[None] = indexes
         index.memo_of("team_boards")[None] = most
@@ -73,15 +104,20 @@ def on(index: EventIndex, points: Points) -> EventIndex:
     return found[points]
 
 
-def _index(event: TeamEvent, points: Points) -> EventIndex:
+def _index(event: TeamEvent, points: Points, width: float) -> EventIndex:
     rounds: dict[str, list[PlayerRound]] = {t.id: [] for t in event.teams}
     for match in event.matches:
         home, away = match_points(match) if points == "MP" else game_points(match)
+        mp = match_points(match)
         rounds[match.home].append(
-            PlayerRound(match.round, RoundKind.PLAYED, home, match.away, Colour.WHITE)
+            PlayerRound(match.round, _kind(match, mp[0]), home, match.away, Colour.WHITE)
         )
         rounds[match.away].append(
-            PlayerRound(match.round, RoundKind.PLAYED, away, match.home, Colour.BLACK)
+            PlayerRound(match.round, _kind(match, mp[1]), away, match.home, Colour.BLACK)
+        )
+    for bye in event.byes:
+        rounds[bye.team].append(
+            PlayerRound(bye.round, RoundKind.BYE, bye_points(bye, points, width), bye=bye.kind)
         )
     rounds_of = {t: tuple(sorted(rs, key=lambda r: r.round)) for t, rs in rounds.items()}
     return EventIndex(
@@ -89,8 +125,17 @@ def _index(event: TeamEvent, points: Points) -> EventIndex:
         order=tuple(t.id for t in event.teams),
         scores={t: sum(r.points for r in rs) for t, rs in rounds_of.items()},
         rounds_of=rounds_of,
-        rounds=max((m.round for m in event.matches), default=0),
+        rounds=max([m.round for m in event.matches] + [b.round for b in event.byes], default=0),
+        win=MATCH_WIN if points == "MP" else width,
     )
+
+
+def _kind(match: TeamMatch, match_points: float) -> RoundKind:
+    """A match with a board played over the board is played; one forfeited whole is
+    a forfeit won by the side that scored (C.07 Art. 16: an unplayed round)."""
+    if match.played:
+        return RoundKind.PLAYED
+    return RoundKind.FORFEIT_WIN if match_points > 0 else RoundKind.FORFEIT_LOSS
 
 
 def boards(index: EventIndex) -> float:
@@ -116,9 +161,12 @@ def board_points(index: EventIndex) -> dict[str, tuple[float, ...]]:
     for match in event.matches:
         home, away = totals[match.home], totals[match.away]
         for board, result in enumerate(match.chess_boards):
-            points = result.home_points
-            home[board] += points
-            away[board] += 1.0 - points
+            home[board] += result.home_points
+            away[board] += result.away_points
+    for bye in event.byes:
+        # A bye scores on every board alike (TeamBye).
+        each = _BYE_BOARD_POINTS[bye.kind]
+        totals[bye.team] = [p + each for p in totals[bye.team]]
     found = memo[None] = {t: tuple(points) for t, points in totals.items()}
     return found
 
@@ -126,10 +174,11 @@ def board_points(index: EventIndex) -> dict[str, tuple[float, ...]]:
 class TeamDirectEncounter(DirectEncounter):
     """DE for teams, C.07 Art. 6: the points each tied team scored against the others,
     on the criterion's score; a match not played could have given 2 match points, or
-    every board's game point (Art. 6.3)."""
+    every board's game point (Art. 6.3). In a Swiss a match forfeited whole is not an
+    encounter (Art. 6.1.1); in a round robin it is (Art. 15.2)."""
 
-    def __init__(self, points: Points) -> None:
-        super().__init__("round-robin", MATCH_WIN)
+    def __init__(self, points: Points, pairing: Pairing = "round-robin") -> None:
+        super().__init__(pairing, MATCH_WIN)
         self.points = points
 
     def win_of(self, index: EventIndex) -> float:
@@ -198,29 +247,35 @@ class MatchesWon(Criterion):
 
 
 class ExtendedSonnebornBerger(Criterion):
-    """EMMSB, EMGSB, EGMSB, EGGSB (C.07 Art. 13.2): the sum, over the matches, of the
+    """EMMSB, EMGSB, EGMSB, EGGSB (C.07 Art. 13.2): the sum, over the rounds, of the
     opponent's final score in one system times the points scored against them in
     the other: ``EMGSB`` multiplies the opponent's match points by the game
-    points scored in the match."""
+    points scored in the match. The opponents' scores are those Sonneborn-Berger
+    reads (Art. 16 in a Swiss: adjusted scores, and a dummy for each round not
+    played; Art. 15.2 in a round robin)."""
 
-    def __init__(self, opponent: Points, own: Points) -> None:
+    def __init__(
+        self, opponent: Points, own: Points, pairing: Pairing = "round-robin"
+    ) -> None:
         self.opponent = opponent
         self.own = own
+        self.scores = Buchholz(pairing, None)
         code = f"E{opponent[0]}{own[0]}SB"
         self.key = f"extended_sonneborn_berger_{code[1:3].lower()}"
         self.title = f"{code}: opponents' {NAMES[opponent]} times {NAMES[own]} scored"
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
-        theirs = on(index, self.opponent).scores
+        theirs = on(index, self.opponent)
         ours = on(index, self.own)
-        return each_once(
-            index,
-            self,
-            group,
-            lambda t: sum(
-                theirs[r.opponent] * r.points for r in ours.rounds_of[t] if r.opponent is not None
-            ),
-        )
+
+        def value(team: str) -> float:
+            points = {r.round: r.points for r in ours.rounds_of[team]}
+            return sum(
+                c.score * points.get(c.round, 0.0)
+                for c in self.scores.contributions(theirs, team)
+            )
+
+        return each_once(index, self, group, value)
 
 
 class BoardCount(Criterion):
@@ -306,13 +361,15 @@ class ExtendedDirectEncounter(Criterion):
     depends_on_group = True
     reapply_to_smaller_group = True
 
-    def __init__(self, primary: Points, steps: BoardSteps = "") -> None:
+    def __init__(
+        self, primary: Points, steps: BoardSteps = "", pairing: Pairing = "round-robin"
+    ) -> None:
         self.primary = primary
         self.steps = steps
         if steps:
             self.key = f"{self.key}_{steps.lower()}"
             self.title = f"{self.title}, then {' then '.join(BOARD_STEP_NAMES[s] for s in steps)}"
-        self.encounters = {points: TeamDirectEncounter(points) for points in POINTS}
+        self.encounters = {points: TeamDirectEncounter(points, pairing) for points in POINTS}
 
     def evaluate(self, index: EventIndex, group: Sequence[str]) -> Mapping[str, Value]:
         return self.encounters[self.primary].totals(on(index, self.primary), group)
@@ -354,7 +411,7 @@ class ExtendedDirectEncounter(Criterion):
         for match in met:
             for board, result in enumerate(match.chess_boards):
                 totals[match.home][board] += result.home_points
-                totals[match.away][board] += 1.0 - result.home_points
+                totals[match.away][board] += result.away_points
         found: dict[str, Value] = {}
         for team, points in totals.items():
             value: list[float] = []
@@ -397,9 +454,9 @@ class ScoreStrengthCombination(Criterion):
     key = "score_strength_combination"
     title = "score and schedule strength combination"
 
-    def __init__(self, primary: Points) -> None:
+    def __init__(self, primary: Points, pairing: Pairing = "round-robin") -> None:
         self.primary = primary
-        self.buchholz = OnScore(Buchholz("round-robin", None), primary, False)
+        self.buchholz = OnScore(Buchholz(pairing, None), primary, False)
 
     def factor(self, index: EventIndex) -> int:
         rounds, width = on(index, "MP").rounds, boards(index)

@@ -49,10 +49,14 @@ BEYOND_THE_SCHEMA = {
     "GET /api/playoffs/{playoff_id}/print/{what}.pdf":
         "its query's `game` goes with `match`, and both with the printouts of one game or "
         "board: a dependency between parameters no JSON Schema states",
+    "GET /api/playoffs/{playoff_id}/export.trf":
+        "a stage is named by the play-off's own format, and a play-off whose games are on "
+        "two rating lists needs the list chosen: no schema of the query states either",
 }
-"""Operations whose bodies have rules no JSON Schema can state: schemathesis's check
-that every body the description allows is taken (positive data acceptance) does not
-apply to them; every other check does, and to every other operation every check."""
+"""Operations whose bodies (or queries) have rules no JSON Schema can state:
+schemathesis's check that every body the description allows is taken (positive data
+acceptance) does not apply to them; every other check does, and to every other
+operation every check."""
 
 EXAMPLES = int(os.environ.get("OPENAPI_EXAMPLES", "10"))
 """Random examples per operation and per run (with a token, without), on top of

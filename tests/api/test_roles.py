@@ -110,6 +110,7 @@ def routes(setup: Setup) -> list[tuple[str, str, dict[str, Any] | None, Action]]
         ("GET", f"{p}/jobs", None, Action.AUDIT),
         ("GET", f"{p}/events", None, Action.AUDIT),
         ("GET", f"{p}/broadcast.pgn", None, Action.BROADCAST),
+        ("GET", f"{p}/export.trf", None, Action.READ),
         ("POST", f"{e}/tokens", {"role": "broadcast"}, Action.ISSUE_TOKENS),
     ]
     for command in client_commands():

@@ -98,7 +98,9 @@ def test_a_team_regulation_ranks_by_its_score_then_art_6_between_tied_teams() ->
         ('score = "VP"\ncriteria = ["DE"]', "score", 'must be "MP" (match points) or "GP"'),
         ('score = "MP"\ncriteria = ["KS"]', "criteria[0]", "unknown tie-break code 'KS'"),
         ('score = "MP"\ncriteria = ["WIN:GP"]', "criteria[0]", "only BH, DE, SB name a score"),
-        ('score = "MP"\npairing = "swiss"\ncriteria = ["DE"]', "pairing", "individual events"),
+        ('score = "MP"\nfide_edition = 2026\ncriteria = ["DE"]', "fide_edition",
+         "individual events"),
+        ('score = "MP"\npairing = "knock-out"\ncriteria = ["DE"]', "pairing", "'knock-out'"),
     ],
 )
 def test_team_regulations_refuse_what_they_cannot_apply(text: str, path: str, words: str) -> None:

@@ -2,9 +2,11 @@
 gives Gacrux's values on generated round robins and Swiss events (byes of every
 kind, forfeits, late entries, withdrawals), each dated before and after
 1 March 2026 and so ranked by its own edition; DE gives Gacrux's ranks. Team
-events (round robins and Swiss events, on match points and on game points) give
-Gacrux's values, and its ranks for the criteria it reports as places (DE, EDE and
-its Art. 13.3.2 forms, TBR, BBE).
+events (round robins and Swiss events, on match points and on game points), read
+from their TRF by the project's reader, give Gacrux's values, and its ranks for the
+criteria it reports as places (DE, EDE and its Art. 13.3.2 forms, TBR, BBE); the
+team Swiss events have byes of every kind, matches and boards forfeited and boards
+left empty, in TRF16 (013) and TRF-2026 (310, 240, 330).
 
 The only differences are where the text says otherwise (docs/policies.md): C.07
 Art. 15.2 (a forfeit win in a round robin is a game for WON, BPG, BWG), Art.
@@ -74,3 +76,23 @@ def test_team_values_on_match_and_game_points_agree_with_gacrux(
     # EDEBB) ranks the lower count higher, as Art. 12.1 says.
     assert [d for d in differences if d.known is None] == []
     assert {d.code for d in differences} <= {f"{c} (rank)" for c in BOARD_COUNT_AFTER_EDE}
+
+
+def test_the_team_events_have_every_kind_of_unplayed_board_and_round() -> None:
+    from playoff_formats.model import BoardResult, ByeKind
+    from tests.support.gacrux import read_team_trf
+
+    events = [read_team_trf(trf, name) for name, trf, _ in TEAM_EVENTS]
+    kinds = {b.kind for e in events for b in e.byes}
+    assert kinds == set(ByeKind)
+    boards = {b for e in events for m in e.matches for b in m.chess_boards}
+    assert {
+        BoardResult.HOME_WINS_BY_FORFEIT, BoardResult.AWAY_WINS_BY_FORFEIT,
+        BoardResult.DOUBLE_FORFEIT,
+    } <= boards
+    assert any(not m.played for e in events for m in e.matches)  # forfeited whole
+    texts = [trf for _, trf, _ in TEAM_EVENTS]
+    assert any("\n330 " in t for t in texts) and any("\n240 " in t for t in texts)
+    assert any("\n013 " in t for t in texts) and any("\n310 " in t for t in texts)
+    # A board left empty: a forfeit won against nobody, in a round the team plays.
+    assert any(" 0000 - +" in t for t in texts)

@@ -137,3 +137,38 @@ def test_bad_venue() -> None:
 def test_match_without_boards() -> None:
     error = refusal(county(lambda d: d["matches"][0].update(boards=[])))
     assert error.path == "matches[0].boards"
+
+
+def test_byes_and_boards_not_played_are_expressible() -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["matches"][0]["boards"] = ["1-0", "+/-", "-/+", "-/-"]
+        d["matches"][0]["score"] = [2, 1]
+        d["matches"].append({"round": 3, "home": "LAN", "away": "CHE", "venue": "home",
+                             "boards": ["+/-"] * 4})
+        d["byes"] = [{"round": 1, "team": "CHE", "kind": "pairing-allocated"},
+                     {"round": 2, "team": "LAN", "kind": "half"}]
+
+    event = parse_event(county(change))
+    assert isinstance(event, TeamEvent)
+    assert event.matches[0].boards[1] is BoardResult.HOME_WINS_BY_FORFEIT
+    assert [m.played for m in event.matches] == [True, True, False]
+    assert [(b.round, b.team, b.kind.value) for b in event.byes] == [
+        (1, "CHE", "pairing-allocated"), (2, "LAN", "half")]
+
+
+def test_a_bye_names_a_team_free_in_its_round() -> None:
+    error = refusal(county(lambda d: d.update(byes=[{"round": 1, "team": "LEI", "kind": "full"}])))
+    assert error.path == "byes[0].team"
+    assert "bye 1 (round 1): unknown team 'LEI'; the teams are LAN, YOR, CHE" in error.reason
+    error = refusal(county(lambda d: d.update(byes=[{"round": 1, "team": "YOR", "kind": "full"}])))
+    assert error.path == "byes[0].round"
+    assert "bye 1: team YOR already has a match (match 1) in round 1" in error.reason
+    error = refusal(county(lambda d: d.update(byes=[{"round": 1, "team": "CHE", "kind": "full"},
+                                                    {"round": 1, "team": "CHE", "kind": "zero"}])))
+    assert "bye 2: team CHE already has a bye (bye 1) in round 1" in error.reason
+
+
+def test_a_bridge_event_has_no_byes() -> None:
+    error = refusal(bridge(lambda d: d.update(byes=[{"round": 2, "team": "N", "kind": "full"}])))
+    assert error.path == "byes[0]"
+    assert "a bye is for chess team events" in error.reason

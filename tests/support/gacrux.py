@@ -2,9 +2,13 @@
 
 The events are round robins (single and double, forfeits, a withdrawal) and
 Swiss events (every TRF bye kind, forfeits, late entries, withdrawals), dated
-before and after 1 March 2026 so that each edition of C.07 is compared. Gacrux
-is run as a program on each TRF; nothing of it is imported. ``python -m
-tests.support.gacrux`` prints the figures: events, rows, and every disagreement.
+before and after 1 March 2026 so that each edition of C.07 is compared; and team
+events, read from their TRF by the project's reader (and checked against the same
+event written as team JSON): round robins, Swiss events, and team Swiss events with
+byes of every kind, forfeited matches and boards and boards left empty, in TRF16
+(``013``) and TRF-2026 (``310``, ``240``, ``330``). Gacrux is run as a program on
+each TRF; nothing of it is imported. ``python -m tests.support.gacrux`` prints the
+figures: events, rows, and every disagreement.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from playoff_formats.io.trf import read_trf
+from playoff_formats.model import TeamEvent
 from playoff_formats.tiebreaks.catalogue import Settings, criterion_of, parse_code
 from playoff_formats.tiebreaks.core import Value
 from playoff_formats.tiebreaks.fide import Pairing
@@ -501,6 +506,183 @@ def _team_json(seed: int, ids: list[int], matches: list[tuple[int, int, int, lis
     )
 
 
+_POINTS = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "F": 1.0, "H": 0.5}
+_OTHER = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+_HOME_BOARD = {"1": "1-0", "=": "1/2-1/2", "0": "0-1", "+": "+/-", "-": "-/+"}
+
+
+@dataclass
+class _TeamSwiss:
+    """A team Swiss being generated: the players' cells, and the event as team JSON."""
+
+    teams: int
+    boards: int
+    rounds: int
+    cells: dict[int, dict[int, str]]
+    matches: list[dict[str, object]]
+    byes: list[dict[str, object]]
+    records: list[str]
+
+    def member(self, team: int, board: int) -> int:
+        return (team - 1) * self.boards + board
+
+    def cell(self, player: int, number: int, text: str) -> None:
+        self.cells.setdefault(player, {})[number] = text
+
+
+def team_swiss_unplayed(
+    seed: int, teams: int, boards: int, rounds: int, trf2026: bool
+) -> tuple[str, str]:
+    """A team Swiss with every kind of unplayed board and round, as a TRF and as team JSON.
+
+    Byes: a pairing-allocated bye (``U`` on its players' lines) when the teams are
+    odd; half-point and full-point byes asked for, and absences, written on the
+    players' lines (TRF16, ``013``) or as ``240`` records (TRF-2026, ``310``); a
+    team that withdraws. Forfeits: matches forfeited whole (every board forfeited
+    between named players; in TRF-2026 a ``330`` record, the present team's lines
+    ``0000 - +``), single boards forfeited between named players, now and then on
+    both sides (``-/-``), and the last boards of a team left empty (``0000 - +`` on
+    its opponents' lines). The home team has White on the odd boards.
+    """
+    rng = random.Random(seed)
+    ids = list(range(1, teams + 1))
+    made = _TeamSwiss(teams, boards, rounds, {}, [], [], [])
+    mp = dict.fromkeys(ids, 0.0)
+    met: dict[int, set[int]] = {i: set() for i in ids}
+    had_bye: set[int] = set()
+    gone = {rng.choice(ids): rng.randrange(rounds // 2 + 1, rounds + 1)}
+    for number in range(1, rounds + 1):
+        order = sorted(ids, key=lambda i: (-mp[i], i))
+        for team in list(order):
+            if gone.get(team, rounds + 1) <= number:
+                order.remove(team)  # withdrawn: an absence
+                _team_bye(made, number, team, "zero", trf2026=False)
+            elif rng.random() < 0.06:
+                kind = rng.choice(["half", "half", "full", "zero"])
+                order.remove(team)
+                _team_bye(made, number, team, kind, trf2026)
+                mp[team] += {"half": 1.0, "full": 2.0}.get(kind, 0.0)
+        if len(order) % 2:
+            bye = next(t for t in reversed(order) if t not in had_bye)
+            had_bye.add(bye)
+            order.remove(bye)
+            _team_bye(made, number, bye, "pairing-allocated", trf2026)
+            mp[bye] += 1.0
+        while order:
+            a = order.pop(0)
+            b = next((x for x in order if x not in met[a]), order[0])
+            order.remove(b)
+            met[a].add(b)
+            met[b].add(a)
+            if rng.random() < 0.5:
+                a, b = b, a
+            home, away = _team_match(made, rng, number, a, b, trf2026)
+            mp[a] += 2.0 if home > away else 1.0 if home == away and home > 0 else 0.0
+            mp[b] += 2.0 if away > home else 1.0 if home == away and home > 0 else 0.0
+    return _unplayed_trf(made, seed, trf2026), json.dumps({
+        "name": f"Generated team event {seed}",
+        "kind": "team",
+        "regulation": "county1980",
+        "teams": [{"id": str(t), "name": f"Team {t}"} for t in ids],
+        "matches": made.matches,
+        "byes": made.byes,
+    })
+
+
+def _team_bye(made: _TeamSwiss, number: int, team: int, kind: str, trf2026: bool) -> None:
+    made.byes.append({"round": number, "team": str(team), "kind": kind})
+    code = {"pairing-allocated": "U", "full": "F", "half": "H", "zero": "Z"}[kind]
+    if trf2026 and code != "U":
+        made.records.append(f"240 {code} {number:03d} {team:4d}")
+        return
+    # An absence is written Z: a round with nothing on a team's lines (blank) stops
+    # Gacrux's game-point criteria (a round without a match has no game points there).
+    for board in range(1, made.boards + 1):
+        made.cell(made.member(team, board), number, f"0000 - {code}")
+
+
+def _team_match(
+    made: _TeamSwiss, rng: random.Random, number: int, home: int, away: int, trf2026: bool
+) -> tuple[float, float]:
+    """One match, written on the players' lines: the game points of each side.
+
+    Where one team has more players on the lines than the other (a match forfeited
+    in a 330 record, boards left empty), that team is the one with the higher
+    number: Gacrux pairs the boards of a match from the lower-numbered team's list,
+    and otherwise asks for 300 records."""
+    roll = rng.random()
+    if (roll < 0.06 and trf2026) or roll > 0.9:
+        home, away = max(home, away), min(home, away)
+    if roll < 0.06:
+        # Forfeited whole: the away team did not come.
+        results = ["+"] * made.boards
+        if trf2026:
+            made.records.append(f"330 +- {number:03d} {home:3d} {away:3d}")
+            for board in range(1, made.boards + 1):
+                made.cell(made.member(home, board), number, "0000 - +")
+            made.matches.append({"round": number, "home": str(home), "away": str(away),
+                                 "venue": "neutral", "boards": ["+/-"] * made.boards})
+            return float(made.boards), 0.0
+    else:
+        results = [rng.choice(["1", "=", "0", "=", "1", "0"]) for _ in range(made.boards)]
+        for board in range(made.boards):
+            if rng.random() < 0.04:
+                results[board] = rng.choice(["+", "-", "+", "-", "--"])
+    empty = rng.randrange(1, 3) if roll > 0.9 and made.boards > 2 else 0
+    boards: list[str] = []
+    points = [0.0, 0.0]
+    for board in range(1, made.boards + 1):
+        h, a = made.member(home, board), made.member(away, board)
+        result = results[board - 1]
+        if board > made.boards - empty:
+            # The away team's last boards left empty: the home player wins, nobody sits.
+            made.cell(h, number, "0000 - +")
+            boards.append("+/-")
+            points[0] += 1.0
+            continue
+        # Home has White on the odd boards.
+        white, black = (h, a) if board % 2 else (a, h)
+        if result == "--":
+            # With colours: Gacrux reads a forfeit written with "-" for colours as two
+            # games, one on each line.
+            made.cell(white, number, f"{black:4d} w -")
+            made.cell(black, number, f"{white:4d} b -")
+            boards.append("-/-")
+            continue
+        w_code = result if board % 2 else _OTHER[result]
+        b_code = _OTHER[w_code]
+        made.cell(white, number, f"{black:4d} w {w_code}")
+        made.cell(black, number, f"{white:4d} b {b_code}")
+        boards.append(_HOME_BOARD[result])
+        points[0] += _POINTS[result]
+        points[1] += _POINTS[_OTHER[result]]
+    made.matches.append({"round": number, "home": str(home), "away": str(away),
+                         "venue": "neutral", "boards": boards})
+    return points[0], points[1]
+
+
+def _unplayed_trf(made: _TeamSwiss, seed: int, trf2026: bool) -> str:
+    lines = [f"012 Generated team event {seed}", f"042 {AFTER}",
+             f"142 {made.rounds}" if trf2026 else f"XXR {made.rounds}"]
+    if trf2026:
+        lines.append("352 " + ("WB" * made.boards)[: made.boards])
+    for player in range(1, made.teams * made.boards + 1):
+        cells = made.cells.get(player, {})
+        row = [cells.get(n, " " * 8) for n in range(1, made.rounds + 1)]
+        score = sum(_POINTS[c[-1]] for c in cells.values() if c[-1] in _POINTS)
+        lines.append(_line(player, 2000, score, row))
+    for team in range(1, made.teams + 1):
+        members = " ".join(f"{made.member(team, b):4d}" for b in range(1, made.boards + 1))
+        if trf2026:
+            lines.append(
+                f"310 {team:3d} {'Team ' + str(team):<32} {'T' + str(team):<5} {2000:6d} "
+                f"{0.0:6.1f} {0.0:6.1f} {team:3d}  {members}"
+            )
+        else:
+            lines.append(f"013 {'Team ' + str(team):<32}{members}")
+    return "\n".join([*lines, *made.records]) + "\n"
+
+
 TEAM_CODES = (
     "GP", "BH", "BH:MP", "BH:GP", "BH:GP/C1", "BH:MP/M1", "SB", "SB:MP", "SB:GP", "EMMSB",
     "EMGSB", "EGMSB", "EGGSB", "WIN", "BC", "MPVGP", "SSSC",
@@ -535,6 +717,16 @@ def team_events() -> Iterator[tuple[str, str, str]]:
     for name, seed, teams, boards, rounds, double in shapes:
         trf, document = team_event(seed, teams, boards, rounds, double)
         yield name, trf, document
+    # Byes of every kind, forfeited matches and boards, boards left empty: in TRF16
+    # (013) and in TRF-2026 (310, 240, 330).
+    unplayed = (
+        (21, 11, 4, 7, False), (22, 15, 4, 9, True), (23, 9, 6, 7, True),
+        (24, 13, 2, 8, False), (25, 21, 4, 9, True), (26, 10, 3, 7, False),
+    )
+    for seed, teams, boards, rounds, trf2026 in unplayed:
+        edition = "trf2026" if trf2026 else "trf16"
+        trf, document = team_swiss_unplayed(seed, teams, boards, rounds, trf2026)
+        yield f"team-swiss-unplayed-{teams}x{boards}x{rounds}-{edition}", trf, document
 
 
 def compare_teams(
@@ -542,19 +734,21 @@ def compare_teams(
 ) -> tuple[int, list[Difference]]:
     """Our team values (primary score: match points) against Gacrux's, and DE ranks."""
     from playoff_formats.io.json_event import load_event
-    from playoff_formats.model import TeamEvent
     from playoff_formats.regulations.custom import regulation_from_text
     from playoff_formats.tiebreaks.catalogue import team_criterion_of
     from playoff_formats.tiebreaks.team import team_indexes
 
-    event = load_event(document, f"{name}.json")
-    assert isinstance(event, TeamEvent)
+    event = read_team_trf(trf, name)
+    # The TRF and the team JSON say the same event.
+    expected = load_event(document, f"{name}.json")
+    assert isinstance(expected, TeamEvent)
+    assert _same_event(event, expected), f"{name}: the TRF is read otherwise than the JSON"
     pairing: Pairing = "swiss" if "swiss" in name else "round-robin"
     theirs = run_gacrux(trf, [_GACRUX_TEAM.get(c, c) for c in TEAM_CODES], pairing, workdir)
     index = team_indexes(event)["MP"]
     mine: dict[str, list[object]] = {t: [] for t in index.order}
     for code in TEAM_CODES:
-        criterion = team_criterion_of(parse_code(code, teams=True), "MP")
+        criterion = team_criterion_of(parse_code(code, teams=True), "MP", pairing)
         for t, value in criterion.standalone(index, index.order).items():
             mine[t].append(criterion.to_json(value))
     differences = [
@@ -567,7 +761,7 @@ def compare_teams(
     theirs = run_gacrux(trf, TEAM_GP_CODES, pairing, workdir, score="GPTS")
     gp = team_indexes(event)["GP"]
     for code in TEAM_GP_CODES:
-        criterion = team_criterion_of(parse_code(code, teams=True), "GP")
+        criterion = team_criterion_of(parse_code(code, teams=True), "GP", pairing)
         values = criterion.standalone(gp, gp.order)
         differences.extend(
             Difference(name, f"{code} (GP)", t, criterion.to_json(values[t]), theirs[t][k])
@@ -582,7 +776,8 @@ def compare_teams(
             run_gacrux(trf, [code], pairing, workdir, score=f"{score}TS")["rank"]  # type: ignore[arg-type]
         )
         regulation = regulation_from_text(
-            f'name = "t"\nscore = "{score}"\ncriteria = ["{code}"]\n', "t.toml"
+            f'name = "t"\nscore = "{score}"\npairing = "{pairing}"\ncriteria = ["{code}"]\n',
+            "t.toml",
         )
         our_ranks = regulation.standings(event).ranks
         label = f"{code} (rank)" if score == "MP" else f"{code} (rank, GP)"
@@ -600,6 +795,27 @@ def compare_teams(
             for t in differing
         )
     return len(mine) * TEAM_COLUMNS, differences
+
+
+def read_team_trf(trf: str, name: str) -> TeamEvent:
+    """The team event a generated TRF describes, as the project's reader reads it."""
+    from playoff_formats.io.trf_teams import read_team_event
+
+    return read_team_event(trf, "county1980", f"{name}.trf")
+
+
+def _same_event(read: TeamEvent, written: TeamEvent) -> bool:
+    def matches(event: TeamEvent) -> list[tuple[object, ...]]:
+        return sorted((m.round, m.home, m.away, tuple(m.boards)) for m in event.matches)
+
+    def byes(event: TeamEvent) -> list[tuple[object, ...]]:
+        return sorted((b.round, b.team, b.kind.value) for b in event.byes)
+
+    return (
+        [t.model_dump() for t in read.teams] == [t.model_dump() for t in written.teams]
+        and matches(read) == matches(written)
+        and byes(read) == byes(written)
+    )
 
 
 BOARD_COUNT_AFTER_EDE = frozenset({"EDEC", "EDEBT", "EDEBB"})
