@@ -6,8 +6,8 @@
  * panel shows this play-off's, in this tab alone.
  */
 
-import { detailText } from "../common/connection.js";
 import { esc } from "../common/html.js";
+import { mintKey } from "./hallkey.js";
 import { patch } from "./patch.js";
 
 const S = { link: null, error: null, busy: false };
@@ -39,19 +39,13 @@ export function listenBroadcastKey(current, rerender) {
     const { view, token, playoffId } = current();
     const key = view && view.broadcast_key;
     if (!key || !token) return;
-    const { method, path, body } = key.request;
     S.busy = true;
     S.error = null;
     rerender();
     try {
-      const response = await fetch(path, {
-        method, body: JSON.stringify(body), cache: "no-store", credentials: "omit",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      });
-      let answer = null;
-      try { answer = await response.json(); } catch (err) { answer = null; }
-      if (!response.ok) {
-        S.error = detailText(answer && answer.detail) || `refused (${response.status})`;
+      const { answer, error } = await mintKey(key.request, token);
+      if (error) {
+        S.error = error;
       } else {
         const feed = (answer.feeds || []).find((f) => f.playoff === playoffId);
         S.link = feed ? `${location.origin}${feed.link}` : null;

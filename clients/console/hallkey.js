@@ -35,6 +35,24 @@ export function renderHallKey(view, role) {
 }
 
 /**
+ * Send the request a key panel names (POST /api/events/{event}/tokens) with the
+ * token in its header: `{answer}` once made, `{error}` in the server's words if
+ * refused. A failure to reach the server throws.
+ */
+export async function mintKey({ method, path, body }, token) {
+  const response = await fetch(path, {
+    method, body: JSON.stringify(body), cache: "no-store", credentials: "omit",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+  });
+  let answer = null;
+  try { answer = await response.json(); } catch (err) { answer = null; }
+  if (!response.ok) {
+    return { error: detailText(answer && answer.detail) || `refused (${response.status})` };
+  }
+  return { answer };
+}
+
+/**
  * Listen for the panel's button. `current` gives the view, the role and the token
  * now; `rerender` draws the panel again once the key is made (or refused).
  */
@@ -49,17 +67,9 @@ export function listenHallKey(current, rerender) {
     S.error = null;
     rerender();
     try {
-      const response = await fetch(path, {
-        method, body: JSON.stringify(body), cache: "no-store", credentials: "omit",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      });
-      let answer = null;
-      try { answer = await response.json(); } catch (err) { answer = null; }
-      if (!response.ok) {
-        S.error = detailText(answer && answer.detail) || `refused (${response.status})`;
-      } else {
-        S.link = `${location.origin}${hallKey.page}${encodeURIComponent(answer.token)}`;
-      }
+      const { answer, error } = await mintKey({ method, path, body }, token);
+      if (error) S.error = error;
+      else S.link = `${location.origin}${hallKey.page}${encodeURIComponent(answer.token)}`;
     } catch (err) {
       S.error = "The server did not answer: check the network, then try again.";
     } finally {
