@@ -22,7 +22,7 @@
  */
 
 import { PlayoffConnection } from "../common/connection.js";
-import { clockUrgency, formatClock, hallTime, hallZone, localNow } from "../common/time.js";
+import { clockUrgency, formatClock, hallTime, hallZone } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
 
 const where = /^(.*)\/clock\/([^/]+)\/?$/.exec(location.pathname);
@@ -69,7 +69,7 @@ const S = {
 /** Server time now: local monotonic time plus the measured offset (running on while
  * the link is down: the game goes on at the board). */
 function now() {
-  return localNow() + conn.offsetMs;
+  return conn.runningNow();
 }
 
 function currentClock() {

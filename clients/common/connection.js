@@ -31,6 +31,13 @@ const ROUND_TRIPS_KEPT = 120;  // the round trips the estimate chooses from (2 m
 // moved at once, and only as far as the nearest bound: one round trip made slow by
 // a network coming back never moves it far.
 const OFFSET_SLEW = 0.005;
+// The server's time as a page reckons it never runs backwards: a correction that
+// would take it back holds it still until it catches up. A board has said "every press
+// stamped before now is sent"; a press stamped earlier after that could be one the
+// server had already given up waiting for (a false flag). A correction larger than
+// this is another clock altogether (another server, a tablet's clock reset): taken at
+// once.
+const MONOTONE_MS = 1000;
 const SILENT_MS = 12000;       // no frame for this long: the connection is dead
 const WELCOME_TIMEOUT_MS = 8000;
 const OFFSET_SAMPLES = 6;      // one-way samples kept for the lower bound
@@ -69,6 +76,7 @@ export class PlayoffConnection {
     this.seq = null;           // seq of the last event or snapshot applied
     this.viewSeq = -1;
     this.offsetMs = 0;         // server ms - local ms
+    this._latest = -Infinity;  // the latest server time this page has reckoned
     this._offsetAt = null;     // local time the offset was last set (null: never)
     this._measured = 0;        // round trips measured since the page opened
     this.state = "connecting"; // connecting | live | reconnecting | refused
@@ -110,7 +118,18 @@ export class PlayoffConnection {
 
   /** The server's time now, in ms: frozen while the connection is down. */
   serverNow() {
-    return this.frozenAt !== null ? this.frozenAt : localNow() + this.offsetMs;
+    return this.frozenAt !== null ? this.frozenAt : this.runningNow();
+  }
+
+  /** The server's time now, in ms, running on while the connection is down (a board
+   * keeps its clocks running through an outage); never earlier than a time it gave
+   * before, unless the correction is larger than MONOTONE_MS. */
+  runningNow() {
+    const reckoned = localNow() + this.offsetMs;
+    if (reckoned >= this._latest || this._latest - reckoned > MONOTONE_MS) {
+      this._latest = reckoned;
+    }
+    return this._latest;
   }
 
   connect() {
@@ -273,7 +292,7 @@ export class PlayoffConnection {
       sock.onopen = sock.onmessage = sock.onclose = null;
       try { sock.close(); } catch (err) { /* already closed */ }
     }
-    if (this.frozenAt === null) this.frozenAt = localNow() + this.offsetMs;
+    if (this.frozenAt === null) this.frozenAt = this.runningNow();
     const wasUp = this._welcomed && localNow() - this._openedAt >= STABLE_MS;
     this._welcomed = false;
     this.synced = false;

@@ -264,3 +264,33 @@ def test_the_flag_at_zero_as_the_server_announces_it(
         # so the flag needed no wait for a press still on its way.
         assert any(through >= flag_fell["at_ms"] for through in state(page)["through"])
         save_screenshot(page, "board-clock-flag")
+
+
+def test_the_tablets_time_never_runs_back_under_a_correction_of_its_offset(
+    browser: Browser, server: RunningServer
+) -> None:
+    """A board that said "every press stamped before now is sent" must never stamp a
+    later press earlier than that: a correction of its offset that would take its time
+    back holds it still instead, and only one of more than a second (another server, a
+    tablet's clock reset) is taken at once."""
+    playoff: Playoff = chess_playoff(server)
+    url = clock_url(playoff, board_key(playoff, 1))
+    with board_page(browser, url) as page:
+        readings = page.evaluate("""async () => {
+          const { PlayoffConnection } = await import("/static/common/connection.js");
+          const conn = new PlayoffConnection({ playoffId: "p", token: "t", client: "test",
+                                               view: "hall" });
+          conn.offsetMs = 10000;
+          const before = conn.runningNow();
+          conn.offsetMs -= 80;          // the estimate corrected 80 ms back
+          const held = conn.runningNow();
+          await new Promise((done) => setTimeout(done, 120));
+          const after = conn.runningNow();  // the true time has caught up
+          conn.offsetMs -= 5000;        // another clock altogether
+          const reset = conn.runningNow();
+          return { before, held, after, reset };
+        }""")
+    assert readings["held"] >= readings["before"]
+    assert readings["after"] > readings["held"]
+    assert readings["after"] - readings["before"] < 120  # held still, then ran on
+    assert readings["reset"] < readings["after"] - 3000
