@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: demo test browser postgres redis printing bench clean
+.PHONY: demo test browser postgres redis printing bench clean messages
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -74,3 +74,20 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# The message catalogs (docs/translating.md): extract every text meant for people
+# into the template, then merge it into each language's catalog (new messages come
+# in empty, for the translator; messages gone are kept as obsolete).
+LANGS := es fr de ru
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-default-keywords -k tr -k ntr:1,2 \
+		-k marked --no-location --no-wrap --omit-header -o orchestrator/locale/messages.pot .
+	for lang in $(LANGS); do \
+		if [ -f orchestrator/locale/$$lang/LC_MESSAGES/messages.po ]; then \
+			$(BIN)/pybabel update --no-wrap --no-fuzzy-matching --ignore-obsolete \
+				-i orchestrator/locale/messages.pot -d orchestrator/locale -l $$lang; \
+		else \
+			$(BIN)/pybabel init -i orchestrator/locale/messages.pot \
+				-d orchestrator/locale -l $$lang; \
+		fi; \
+	done

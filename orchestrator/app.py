@@ -27,7 +27,7 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from orchestrator.api import admin, broadcast, pages, printing, ratings, ws
+from orchestrator.api import admin, broadcast, languages, pages, printing, ratings, ws
 from orchestrator.api.openapi import complete_openapi
 from orchestrator.api.problems import error_responses, problems
 from orchestrator.api.routes import router
@@ -37,6 +37,7 @@ from orchestrator.core.errors import ServiceError
 from orchestrator.core.service import Service, new_id
 from orchestrator.core.timesource import SystemTime, TimeSource
 from orchestrator.core.words import error_words
+from orchestrator.languages import Catalogs
 from orchestrator.runtime.clocks import BoardHeard, FlagTimers
 from orchestrator.runtime.hub import Hub
 from orchestrator.runtime.scheduler import PlayoffScheduler
@@ -76,6 +77,7 @@ def create_app(
     lease in the PostgreSQL log); otherwise this process runs them.
     """
     clock = time or SystemTime()
+    catalogs = Catalogs()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -99,6 +101,7 @@ def create_app(
             max_per_address=settings.max_connections_per_address,
             openings_per_s=settings.openings_per_s,
             openings_burst=max(1, round(5 * settings.openings_per_s)),
+            catalogs=catalogs,
         )
         # A game with a board clock waits the board's presses before its flag.
         flags.board = lambda playoff_id, match: BoardHeard(
@@ -177,7 +180,9 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
+    app.state.catalogs = catalogs
     app.include_router(router)
+    app.include_router(languages.router)
     app.include_router(broadcast.router)
     app.include_router(printing.router)
     app.include_router(ratings.router)

@@ -48,6 +48,11 @@ class TokenRequest(Body_):
         default=None, max_length=64, description="A board key's play-off"
     )
     match: int | None = Field(default=None, ge=1, le=1000, description="A board key's match")
+    language: Literal["en", "es", "fr", "de", "ru", "en-XA"] | None = Field(
+        default=None,
+        description="The language the screens (a display key) or the tablet (a board key) "
+        "open in; a screen's ?lang= overrides it",
+    )
 
 
 class PlayoffRequest(Body_):

@@ -530,7 +530,7 @@ async def issue_token(
     issued = await service.issue_token(
         event_id, role, body.label, who,
         key=_key(request, body.model_dump(mode="json")),
-        playoff=body.playoff, match=body.match,
+        playoff=body.playoff, match=body.match, language=body.language,
     )
     if role is Role.BOARD:
         assert body.playoff is not None and body.match is not None

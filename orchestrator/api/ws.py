@@ -33,6 +33,7 @@ from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.service import Request, Service
 from orchestrator.core.state import playoff_stream
 from orchestrator.core.words import validation_words
+from orchestrator.languages import language_code
 from orchestrator.runtime.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
 from orchestrator.store import ConcurrencyError, StoreError
 from playoff_formats.errors import InputError, PlayoffError
@@ -237,6 +238,8 @@ class PlayoffSocket:
             queue_size=hub.queue_size, view=ViewKind.for_role(record.role, hello.get("view")),
             board_match=record.match if record.role is Role.BOARD else None,
             opened_ms=service.time.server_ms(),
+            language=language_code(str(hello.get("language") or ""))
+            or record.language or "en",
         )
         origin = str(scope.get("origin") or "")
         last_seq = hello.get("last_seq")
@@ -244,6 +247,7 @@ class PlayoffSocket:
         connection.send(encode("welcome", state.seq, {
             "role": connection.role.value, "server_ms": service.time.server_ms(),
             "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
+            "language": connection.language,
         }))
         # This frame lasts as long as the connection: it keeps no hello, and no
         # state of the play-off that later commands have replaced.

@@ -137,6 +137,8 @@ class TokenRecord:
     digest: str
     playoff: str | None = None
     match: int | None = None
+    language: str | None = None
+    """The language a display key's screens (or a board key's tablet) speak."""
 
 
 def new_token() -> str:

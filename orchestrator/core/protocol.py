@@ -62,6 +62,12 @@ class HelloData(_Frame):
         description="The view to receive as view frames (default: the role's: a display "
         "gets the hall's, an arbiter the console's; a display cannot have the console's)",
     )
+    language: str | None = Field(
+        default=None, max_length=35,
+        description="The language to word the views in (es, fr, de, ru, en, en-XA), in "
+        "place of the key's own (a hall screen's ?lang=); one the service does not speak "
+        "is taken as the key's",
+    )
     screen: Literal["hall"] | None = Field(
         default=None,
         description="A hall screen, whose address everyone in the hall can read, says so: "
@@ -105,6 +111,9 @@ ClientFrame = Annotated[Hello | Cmd | Ping | Pong, Field(discriminator="t")]
 class WelcomeData(_Frame):
     role: Literal["chief", "arbiter", "display"]
     server_ms: int
+    language: str = Field(
+        default="en", description="The language the views of this connection are worded in"
+    )
     heartbeat_ms: int
     max_frame_bytes: int
 

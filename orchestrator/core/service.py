@@ -624,9 +624,11 @@ class Service:
     async def issue_token(
         self, event_id: str, role: Role, label: str, actor: Actor | str, *,
         key: Request | None = None, playoff: str | None = None, match: int | None = None,
+        language: str | None = None,
     ) -> str:
         """A new arbiter token, display key or board key (the same again for a resent
-        ``key``); a board key is for one ``match`` of one ``playoff``."""
+        ``key``); a board key is for one ``match`` of one ``playoff``. ``language``: the
+        one its screens open in."""
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
         if role is Role.BOARD:
@@ -648,7 +650,7 @@ class Service:
             tokens.append(token)
             issued = TokenIssued(
                 token_id=self._ids(), role=role, label=label, digest=digest(token),
-                playoff=playoff, match=match,
+                playoff=playoff, match=match, language=language,
             )
             after = apply_event(state, issued, Stamp(state.seq + 1, now, who.logged()))
             return Decided((issued,), after)

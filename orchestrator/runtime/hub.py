@@ -30,6 +30,7 @@ from orchestrator.core.auth import Role
 from orchestrator.core.bus import Published
 from orchestrator.core.state import PlayoffState
 from orchestrator.core.timesource import TimeSource
+from orchestrator.languages import Catalogs
 from orchestrator.runtime.boards import (
     SHARE_EVERY_MS,
     BoardNews,
@@ -45,6 +46,7 @@ from playoff_formats.errors import PlayoffError
 from playoff_formats.placings import Awards, final_placings
 from playoff_formats.playoff import champion
 from playoff_formats.schedule import Plan
+from playoff_formats.speech import speaking
 from playoff_formats.stamps import ALLOWANCES
 
 if TYPE_CHECKING:
@@ -98,6 +100,8 @@ class Connection:
     view: ViewKind = field(default_factory=lambda: ViewKind.HALL)
     board_match: int | None = None
     """A board key's match: its connection gets that match's events and board view only."""
+    language: str = "en"
+    """The language its views are worded in (its key's, or the one its hello asks for)."""
     opened_ms: int | None = None
     """The server instant this connection was opened (a board's presses stamped before
     it were held by the tablet through an outage)."""
@@ -336,6 +340,9 @@ class _RoomViews:
     check_ms: int
     ctx: ViewContext | None = None
     boards: dict[int, str] = field(default_factory=dict)
+    spoken: dict[tuple[ViewKind, int | None, str], str] = field(default_factory=dict)
+    """The views in languages other than English, each worded once per seq when first
+    asked for: (kind, a board's match, language)."""
 
 
 @dataclass
@@ -375,6 +382,8 @@ class Hub:
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _presence: dict[tuple[str, int], Presence] = field(default_factory=dict)
     _eboards: dict[tuple[str, str], EboardPresence] = field(default_factory=dict)
+    catalogs: Catalogs = field(default_factory=Catalogs)
+    """The languages the views are worded in."""
 
     # ------------------------------------------------------------------ board clocks
 
@@ -606,8 +615,19 @@ class Hub:
         return views
 
     def _frame_of(self, views: _RoomViews, connection: Connection, state: PlayoffState) -> str:
-        """The view frame of ``connection``'s kind (a board's, of its match)."""
-        match = connection.board_match
+        """The view frame of ``connection``'s kind (a board's, of its match), in its
+        language."""
+        match = connection.board_match if connection.view is ViewKind.BOARD else None
+        if connection.language != "en":
+            key = (connection.view, match, connection.language)
+            frame = views.spoken.get(key)
+            if frame is None:
+                ctx = views.ctx or self.view_context(state)
+                with speaking(self.catalogs.language(connection.language)):
+                    frame = encode("view", state.seq, self._worded(state, ctx, connection.view,
+                                                                   match))
+                views.spoken[key] = frame
+            return frame
         if connection.view is not ViewKind.BOARD or match is None:
             return views.frames[connection.view]
         frame = views.boards.get(match)
@@ -615,6 +635,14 @@ class Hub:
             ctx = views.ctx or self.view_context(state)
             frame = views.boards[match] = encode("view", state.seq, board_view(state, ctx, match))
         return frame
+
+    @staticmethod
+    def _worded(
+        state: PlayoffState, ctx: ViewContext, kind: ViewKind, match: int | None
+    ) -> dict[str, Any]:
+        if kind is ViewKind.BOARD and match is not None:
+            return board_view(state, ctx, match)
+        return arbiter_view(state, ctx) if kind is ViewKind.ARBITER else hall_view(state, ctx)
 
     def refresh_boards(self, playoff_id: str) -> None:
         """Send the consoles of ``playoff_id`` the boards as heard now (a board came or
@@ -626,7 +654,7 @@ class Hub:
         fresh = self.views(state, force=True)
         for connection in list(room):
             if connection.view is ViewKind.ARBITER:
-                connection.offer_view(state.seq, fresh.frames[ViewKind.ARBITER])
+                connection.offer_view(state.seq, self._frame_of(fresh, connection, state))
 
     def refresh_views(self) -> None:
         """Send the views that the time alone has changed (see :data:`VIEW_REFRESH_MS`)."""

@@ -160,6 +160,7 @@ class TokenIssued(TokenData):
     type: Literal["token-issued"] = "token-issued"
     playoff: str | None = None
     match: int | None = Field(default=None, ge=1)
+    language: str | None = Field(default=None, max_length=35)
 
     def log_data(self) -> dict[str, Any]:
         # A key of the whole event is logged as before board keys existed.
@@ -168,7 +169,7 @@ class TokenIssued(TokenData):
     def record(self) -> TokenRecord:
         return TokenRecord(
             token_id=self.token_id, role=self.role, label=self.label, digest=self.digest,
-            playoff=self.playoff, match=self.match,
+            playoff=self.playoff, match=self.match, language=self.language,
         )
 
     def apply(self, state: EventState, stamp: Stamp) -> EventState:
