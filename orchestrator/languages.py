@@ -85,9 +85,11 @@ class Catalog:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)
 
-    def number(self, value: int | float) -> str:
+    def number(self, value: int | float, decimals: int | None = None) -> str:
         from babel.numbers import format_decimal
 
+        if decimals is not None:
+            return format_decimal(value, format="#,##0." + "0" * decimals, locale=self.locale)
         return format_decimal(value, locale=self.locale)
 
 

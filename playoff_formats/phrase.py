@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from playoff_formats.speech import tr
+
 __all__ = ["Phrase", "Player", "and_list", "phrase"]
 
 
@@ -58,4 +60,4 @@ def and_list(items: Iterable[str]) -> str:
     listed = list(items)
     if len(listed) <= 1:
         return "".join(listed)
-    return ", ".join(listed[:-1]) + " and " + listed[-1]
+    return tr("{first} and {last}", first=", ".join(listed[:-1]), last=listed[-1])

@@ -22,6 +22,7 @@ from typing import Any
 from playoff_formats.errors import PlayoffError
 from playoff_formats.phrase import and_list
 from playoff_formats.playoff import Playoff, champion
+from playoff_formats.speech import marked
 from playoff_formats.standings import Standings
 
 
@@ -57,7 +58,7 @@ _BASIS_SHORT = {
     PlaceBasis.STANDINGS: "standings",
 }
 
-PLACES_NOTE = (
+PLACES_NOTE = marked(
     "The play-off decides first place only; the other places come from the main "
     "event's tiebreaks (reg. 2)."
 )

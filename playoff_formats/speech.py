@@ -57,8 +57,9 @@ class Language(Protocol):
         """The form of a counted message for ``n``, in this language."""
         ...
 
-    def number(self, value: int | float) -> str:
-        """A number as this language writes it (``1,500`` / ``1 500`` / ``1.500``)."""
+    def number(self, value: int | float, decimals: int | None = None) -> str:
+        """A number as this language writes it (``1,500`` / ``1 500`` / ``1.500``),
+        with ``decimals`` places if given."""
         ...
 
 
@@ -73,7 +74,9 @@ class English:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return singular if n == 1 else plural
 
-    def number(self, value: int | float) -> str:
+    def number(self, value: int | float, decimals: int | None = None) -> str:
+        if decimals is not None:
+            return f"{value:,.{decimals}f}"
         return f"{value:,}" if isinstance(value, int) else f"{value:,g}"
 
 

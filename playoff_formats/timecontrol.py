@@ -15,6 +15,7 @@ from pydantic import Field, ValidationError, model_validator
 
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import Colour, Frozen
+from playoff_formats.speech import tr
 
 __all__ = [
     "ARMAGEDDON",
@@ -175,7 +176,13 @@ class TimeControl(Frozen):
     def increment_words(self) -> str:
         """White's increment as the hall reads it ("+3 s from move 61"), or "no increment"."""
         stage = self.white[0]
-        return _increment_text(stage, unit=" s") if _has_increment(stage) else "no increment"
+        if not _has_increment(stage):
+            return tr("no increment")
+        seconds = _seconds_text(stage.increment_ms)
+        if stage.increment_from_move != 1:
+            return tr("+{seconds} s from move {move}", seconds=seconds,
+                      move=stage.increment_from_move)
+        return tr("+{seconds} s", seconds=seconds)
 
     def to_trf222(self) -> str:
         """The TRF-2026 record 222 value (``5400+30``, ``W300-B240``...).

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from playoff_formats.speech import marked, spoken, tr
 from playoff_formats.values import Result
 
 if TYPE_CHECKING:  # `fractions` loads `decimal`: `playoff standings` need neither
@@ -40,21 +41,21 @@ _WRITTEN = {
 }
 
 _SAID = {
-    Result.WHITE_WINS: "White wins",
-    Result.DRAW: "Draw",
-    Result.BLACK_WINS: "Black wins",
-    Result.WHITE_WINS_BY_FORFEIT: "White wins by forfeit",
-    Result.BLACK_WINS_BY_FORFEIT: "Black wins by forfeit",
-    Result.DOUBLE_FORFEIT: "Double forfeit",
+    Result.WHITE_WINS: marked("White wins"),
+    Result.DRAW: marked("Draw"),
+    Result.BLACK_WINS: marked("Black wins"),
+    Result.WHITE_WINS_BY_FORFEIT: marked("White wins by forfeit"),
+    Result.BLACK_WINS_BY_FORFEIT: marked("Black wins by forfeit"),
+    Result.DOUBLE_FORFEIT: marked("Double forfeit"),
 }
 
 _ANNOUNCED = {
-    Result.WHITE_WINS: "1-0",
-    Result.BLACK_WINS: "0-1",
-    Result.DRAW: "½-½",
-    Result.WHITE_WINS_BY_FORFEIT: "1-0 by forfeit",
-    Result.BLACK_WINS_BY_FORFEIT: "0-1 by forfeit",
-    Result.DOUBLE_FORFEIT: "double forfeit",
+    Result.WHITE_WINS: marked("1-0"),
+    Result.BLACK_WINS: marked("0-1"),
+    Result.DRAW: marked("½-½"),
+    Result.WHITE_WINS_BY_FORFEIT: marked("1-0 by forfeit"),
+    Result.BLACK_WINS_BY_FORFEIT: marked("0-1 by forfeit"),
+    Result.DOUBLE_FORFEIT: marked("double forfeit"),
 }
 
 
@@ -65,13 +66,13 @@ def result_written(result: Result) -> str:
 
 def result_said(result: Result) -> str:
     """A result in words: ``White wins``, ``Draw``, ``Double forfeit``."""
-    return _SAID[result]
+    return tr(_SAID[result])
 
 
 def result_announced(result: Result) -> str:
     """A result as the hall announces it to spectators, who do not read ``+/−``:
     ``1-0``, ``½-½``, ``1-0 by forfeit``, ``double forfeit``."""
-    return _ANNOUNCED[result]
+    return tr(_ANNOUNCED[result])
 
 
 def points(value: float | Fraction) -> str:
@@ -93,14 +94,16 @@ def number(value: float) -> str:
 
 
 _NUMBERS = {
-    1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve",
+    1: marked("one"), 2: marked("two"), 3: marked("three"), 4: marked("four"),
+    5: marked("five"), 6: marked("six"), 7: marked("seven"), 8: marked("eight"),
+    9: marked("nine"), 10: marked("ten"), 11: marked("eleven"), 12: marked("twelve"),
 }
 
 
 def count(n: int) -> str:
     """A small count in words (``one`` to ``twelve``), a larger one in figures."""
-    return _NUMBERS.get(n, str(n))
+    word = _NUMBERS.get(n)
+    return tr(word) if word is not None else str(n)
 
 
 def money(
@@ -120,7 +123,7 @@ def money(
     value = float(amount)
     if cents is None:
         cents = not round(value, 2).is_integer()
-    figure = f"{value:,.2f}" if cents else f"{round(value):,}"
+    figure = spoken().number(value, 2) if cents else spoken().number(round(value))
     currency = currency.strip()
     if not currency:
         return figure
@@ -134,7 +137,7 @@ def ns_score(score: int) -> str:
 
 def seconds(ms: int) -> str:
     """A length of time given or taken on a clock: ``90 s``, ``1.5 s``."""
-    return f"{abs(ms) / 1000:g} s"
+    return tr("{seconds} s", seconds=f"{abs(ms) / 1000:g}")
 
 
 def clock_minutes(ms: int) -> str:
@@ -149,5 +152,6 @@ def signed_minutes(delta: timedelta) -> str:
     sign = "−" if minutes < 0 else "+"
     hours, rest = divmod(abs(minutes), 60)
     if not hours:
-        return f"{sign}{rest} min"
-    return f"{sign}{hours} h {rest} min" if rest else f"{sign}{hours} h"
+        return sign + tr("{minutes} min", minutes=rest)
+    return sign + (tr("{hours} h {minutes} min", hours=hours, minutes=rest) if rest
+                   else tr("{hours} h", hours=hours))

@@ -57,9 +57,12 @@ export class PlayoffConnection {
    *                                       is not a loss; each view says all it shows
    * @param {number} [options.pingMs]      how often this page pings: a board, which
    *                                       stamps presses, measures its offset more often
+   * @param {string|null} [options.language] the language to word the views in (a
+   *                                       page's ?lang=); null: its key's. The welcome
+   *                                       says the one in force (event "welcome")
    */
   constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false,
-    pingMs = CLIENT_PING_MS }) {
+    pingMs = CLIENT_PING_MS, language = null }) {
     this.playoffId = playoffId;
     this.token = token;
     this.client = client;
@@ -72,6 +75,7 @@ export class PlayoffConnection {
       : Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
     this.prefix = prefix;
     this.partial = partial;
+    this.language = language;
     this.view = null;          // the last view, clocks kept current by event frames
     this.seq = null;           // seq of the last event or snapshot applied
     this.viewSeq = -1;
@@ -155,6 +159,7 @@ export class PlayoffConnection {
         instance: this.instance,
       };
       if (this.screen) hello.screen = this.screen;
+      if (this.language) hello.language = this.language;
       sock.send(JSON.stringify({ t: "hello", d: hello }));
     };
     sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };
@@ -361,6 +366,8 @@ export class PlayoffConnection {
     this.counts.welcomes += 1;
     this.error = null;
     this.role = d.role || null;
+    this.spoken = d.language || "en";
+    this._emit("welcome", d);
     this._offsets = [];  // perhaps another server process: measure afresh
     this._roundTrips = [];
     this._pings.clear();

@@ -17,6 +17,15 @@ export function askedLanguage() {
   return asked ? asked.trim() : null;
 }
 
+/** Take the page words the server gave (in a websocket's welcome). */
+export function setWords(lang, given) {
+  if (!lang) return;
+  words = given || {};
+  code = lang;
+  document.documentElement.lang = code;
+  translatePage();
+}
+
 /** Fetch the page words of `lang` (a tag of ours, or another: then English). */
 export async function useLanguage(lang, prefix = "") {
   if (!lang || lang === code) return code;

@@ -24,6 +24,7 @@
 import { PlayoffConnection } from "../common/connection.js";
 import { clockTime, hallZone, viewerTime } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
+import { askedLanguage, setWords, t } from "../common/words.js";
 import { fitNames } from "./fit.js";
 import { render } from "./render.js";
 import { tickClocks, tickCountdowns } from "./tick.js";
@@ -57,6 +58,11 @@ const CONNECTION_TEXT = {
 
 const OFFLINE_TEXT = "Connection lost: clocks shown may be behind. Reconnecting…";
 
+// The screen's language: ?lang= in its address, else its display key's. The server
+// words the view in it, and its welcome brings the page's own few words (a hall
+// screen reads nothing over REST).
+const asked = askedLanguage();
+
 /** What the page shows, for the hall's own checks and for tests. */
 const shown = {
   playoffId,
@@ -83,6 +89,7 @@ window.displayState = shown;
 // commands, which anyone reading this screen's address would have.
 const conn = new PlayoffConnection({
   playoffId, prefix, token: () => key, client: "hall-display", view: "hall", screen: "hall",
+  language: asked,
 });
 
 let dirty = true;
@@ -94,10 +101,10 @@ function showConnection() {
   const el = document.getElementById("conn");
   setAttr(el, "data-state", state);
   // Refused: the server's words, often long, go on the stage; the pill stays short.
-  setText(el, state === "error" ? "refused" : CONNECTION_TEXT[state] || state);
+  setText(el, state === "error" ? t("refused") : t(CONNECTION_TEXT[state] || state));
   const offline = document.getElementById("offline");
   offline.hidden = state !== "reconnecting";
-  setText(offline, state === "reconnecting" ? OFFLINE_TEXT : "");
+  setText(offline, state === "reconnecting" ? t(OFFLINE_TEXT) : "");
 }
 
 function draw() {
@@ -119,7 +126,7 @@ function draw() {
     conn.view ? clockTime(now, hallZone(conn.view)) : "");
   const viewerClock = document.getElementById("viewerclock");
   viewerClock.hidden = !(viewerZone && conn.view);
-  setText(viewerClock, viewerZone && conn.view ? `your time ${viewerTime(now)}` : "");
+  setText(viewerClock, viewerZone && conn.view ? t("your time {time}", { time: viewerTime(now) }) : "");
   shown.synced = conn.synced;
   shown.lastSeq = conn.seq;
   shown.frames = conn.counts.frames;
@@ -136,6 +143,12 @@ function frame() {
 }
 
 conn.on("view", () => { dirty = true; });
+conn.on("welcome", (d) => {
+  if (!d || !d.language) return;
+  setWords(d.language, d.words);
+  dirty = true;
+  showConnection();
+});
 conn.on("status", () => { showConnection(); dirty = true; });
 conn.on("refused", (code) => {
   // A key that can send commands must not stay in a public screen's address.
@@ -161,8 +174,8 @@ setInterval(() => { if (document.hidden) draw(); }, 500);
 
 if (!playoffId || !key) {
   shown.error = !playoffId
-    ? "No play-off in the address."
-    : "No display key: open /display/{playoff}#key=…";
+    ? t("No play-off in the address.")
+    : t("No display key: open /display/{playoff}#key=…");
   shown.connection = "error";
   const el = document.getElementById("conn");
   setAttr(el, "data-state", "error");

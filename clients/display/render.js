@@ -5,6 +5,7 @@
 
 import { esc, setAttr, setText } from "../common/html.js";
 import { viewerTime } from "../common/time.js";
+import { t } from "../common/words.js";
 
 const byId = (id) => document.getElementById(id);
 
@@ -39,11 +40,12 @@ export function render(view, page) {
     setAttr(app, "data-kind", "none");
     setAttr(app, "data-mode", page.error ? "error" : "waiting");
     setAttr(app, "data-banner", "no");
+    setText(byId("title"), t("Play-off"));
     setText(byId("subtitle"), "");
     byId("banner").hidden = true;
     const a = fill(byId("stage"), page.error
       ? `<div class="waiting error">${esc(page.error)}</div>`
-      : '<div class="waiting">Waiting for the play-off…</div>');
+      : `<div class="waiting">${esc(t("Waiting for the play-off…"))}</div>`);
     const b = fill(byId("side"), "");
     return a || b;
   }
@@ -51,7 +53,7 @@ export function render(view, page) {
   setAttr(app, "data-mode", view.mode);
   setText(byId("title"), view.title);
   setText(byId("subtitle"), view.subtitle);
-  document.title = `${view.title} — Play-off display`;
+  document.title = t("{title} — Play-off display", { title: view.title });
 
   const banner = byId("banner");
   const arm = view.armageddon;
@@ -78,7 +80,7 @@ function stageHtml(view, page) {
     case "scoreboard": return scoreboardHtml(view.scoreboard);
     default:
       return flagHtml(view.flag) +
-        `<div class="waiting">${esc(view.schedule_note || "Waiting for the play-off…")}</div>`;
+        `<div class="waiting">${esc(view.schedule_note || t("Waiting for the play-off…"))}</div>`;
   }
 }
 
@@ -120,7 +122,7 @@ function bannerHtml(arm) {
   const colours = arm.white && arm.black
     ? `<span class="arm-side"><span class="swatch white"></span>White <b data-testid="arm-white">${
       esc(arm.white.short)}</b> ${esc(arm.white_time)}</span>` +
-      '<span class="arm-v">v</span>' +
+      `<span class="arm-v">${esc(t("v"))}</span>` +
       `<span class="arm-side"><span class="swatch black"></span>Black <b data-testid="arm-black">${
         esc(arm.black.short)}</b> ${esc(arm.black_time)}</span>`
     : `<span class="arm-side">${esc(arm.colours)}</span>`;
@@ -187,7 +189,7 @@ function diagramHtml(position) {
   const said = position.last_move_words
     ? `<div class="last-move" data-testid="last-move">${esc(position.last_move_words)}</div>` : "";
   return `<div class="board-wrap"><div class="diagram" data-testid="diagram" ` +
-    `aria-label="${esc(position.last_move_words || "the position")}">${squares.join("")}</div>` +
+    `aria-label="${esc(position.last_move_words || t("the position"))}">${squares.join("")}</div>` +
     `${said}</div>`;
 }
 
@@ -210,7 +212,7 @@ function playersHtml(next, cls, short = false) {
     (known ? `<span class="swatch ${colour}"></span>` : "") +
     nameHtml(short ? { name: player.short, short: player.short } : player) + "</span>";
   return `<div class="${cls}" data-testid="${cls}">${side(first, "white")}` +
-    `<span class="${cls}-sep">${known ? "v" : "–"}</span>${side(second, "black")}</div>` +
+    `<span class="${cls}-sep">${known ? esc(t("v")) : "–"}</span>${side(second, "black")}</div>` +
     (next.colours ? `<div class="${cls}-colours">${esc(next.colours)}</div>` : "");
 }
 
@@ -229,7 +231,8 @@ function idleHtml(view, page) {
         `${untilAttrs(count, "plain")}>` +
         `${esc(count.due_text || "")}</div>` +
         (count.due_text ? "" : `<div class="idle-at" data-testid="planned-start">planned start ${
-          esc(count.at)}${page.viewerZone ? ` · your time ${esc(viewerTime(Number(count.until_ms)))}` : ""}</div>`)
+          esc(count.at)}${page.viewerZone
+            ? esc(t(" · your time {time}", { time: viewerTime(Number(count.until_ms)) })) : ""}</div>`)
       : `<div class="idle-at">${esc(next.when)}</div>`) +
     (next.note ? `<div class="idle-change" data-testid="next-note">${esc(next.note)}</div>` : "") +
     (idle.note ? `<div class="idle-note" data-testid="break-reason">${esc(idle.note)}</div>` : "") +
@@ -296,7 +299,7 @@ function scheduleHtml(view, withPause) {
       esc(count.due_text || "")}</span>`
     : `<span class="next-when" data-testid="next-countdown">${esc(next.when)}</span>`;
   return '<section class="schedule" data-testid="schedule">' + pauseHtml +
-    `<div class="next-head"><span class="next-word">Next</span>${when}</div>` +
+    `<div class="next-head"><span class="next-word">${esc(t("Next"))}</span>${when}</div>` +
     `<div class="next" data-testid="next-game" data-match="${next.match}" ` +
     `data-game="${next.game}">${esc(next.label)}</div>` +
     (next.kind === "stanza" ? "" : playersHtml(next, "next-players", true)) +
@@ -344,8 +347,9 @@ function scoreboardHtml(board) {
     nameHtml(away, `team away${away.won ? " won" : ""}`) + "</div>" +
     `<div class="sb-caption">${esc(board.caption)}</div>` +
     `<div class="sb-meta">${meta}</div>` + earlier.join("") +
-    '<table class="sb-table"><thead><tr><th>Stanza</th><th>Board</th><th>Table 1</th>' +
-    `<th>Table 2</th><th>${esc(home.name)}</th><th>${esc(away.name)}</th></tr></thead>` +
+    `<table class="sb-table"><thead><tr><th>${esc(t("Stanza"))}</th><th>${esc(t("Board"))}</th>` +
+    `<th>${esc(t("Table 1"))}</th><th>${esc(t("Table 2"))}</th>` +
+    `<th>${esc(home.name)}</th><th>${esc(away.name)}</th></tr></thead>` +
     `<tbody>${rows.join("")}</tbody></table></div>`;
 }
 
@@ -361,11 +365,12 @@ function championHtml(view) {
     `<tr class="${p.champion ? "first" : ""}"><td>${p.place}</td>` +
     `<td>${nameHtml(p)}</td>` +
     `<td class="num">${esc(p.prize)}</td><td class="num">${esc(p.points)}</td></tr>`);
-  return '<div class="champion-panel"><div class="champion-label">Champion</div>' +
+  return `<div class="champion-panel"><div class="champion-label">${esc(t("Champion"))}</div>` +
     `<div class="champion" data-testid="champion">${nameHtml(champ, "champion-name")}</div>` +
     (rows.length
-      ? '<table class="placings" data-testid="placings"><thead><tr><th>Place</th>' +
-        `<th>Player</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows.join("")}` +
+      ? '<table class="placings" data-testid="placings"><thead><tr>' +
+        `<th>${esc(t("Place"))}</th><th>${esc(t("Player"))}</th><th>${esc(t("Prize"))}</th>` +
+        `<th>${esc(t("Points"))}</th></tr></thead><tbody>${rows.join("")}` +
         "</tbody></table>" +
         (view.placings_note
           ? `<div class="placings-note" data-testid="placings-note">${esc(view.placings_note)}</div>`

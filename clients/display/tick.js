@@ -3,6 +3,7 @@
 
 import { clockUrgency, formatClock, formatCountdown, remainingMs, viewerTime } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
+import { t } from "../common/words.js";
 
 const SIDES = ["white", "black"];
 
@@ -46,7 +47,7 @@ export function tickClocks(view, now, synced, frozen) {
     const entry = drawn[card.dataset.key];
     if (!entry) continue;
     const status = card.querySelector('[data-role="status"]');
-    setText(status, frozen ? "connection lost: may be behind" : words[entry.status] || "");
+    setText(status, frozen ? t("connection lost: may be behind") : words[entry.status] || "");
     setAttr(card, "data-status", entry.status || "");
   }
   return drawn;
@@ -62,7 +63,8 @@ export function tickCountdowns(now, viewerZone = false) {
   for (const el of document.querySelectorAll("[data-until]")) {
     const until = Number(el.dataset.until);
     const left = formatCountdown(until - now);
-    const yours = viewerZone ? ` · your time ${viewerTime(until)}` : "";
-    setText(el, el.dataset.format === "in" ? `in ${left} · ${el.dataset.at || ""}${yours}` : left);
+    const yours = viewerZone ? t(" · your time {time}", { time: viewerTime(until) }) : "";
+    setText(el, el.dataset.format === "in"
+      ? t("in {left} · {at}", { left, at: el.dataset.at || "" }) + yours : left);
   }
 }

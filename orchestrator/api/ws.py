@@ -247,7 +247,7 @@ class PlayoffSocket:
         connection.send(encode("welcome", state.seq, {
             "role": connection.role.value, "server_ms": service.time.server_ms(),
             "heartbeat_ms": hub.heartbeat_ms, "max_frame_bytes": 65536,
-            "language": connection.language,
+            "language": connection.language, "words": hub.page_words(connection),
         }))
         # This frame lasts as long as the connection: it keeps no hello, and no
         # state of the play-off that later commands have replaced.

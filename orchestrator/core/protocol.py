@@ -114,6 +114,11 @@ class WelcomeData(_Frame):
     language: str = Field(
         default="en", description="The language the views of this connection are worded in"
     )
+    words: dict[str, str] | None = Field(
+        default=None,
+        description="The words the page writes itself (its labels), in that language, by "
+        "their English; null in English",
+    )
     heartbeat_ms: int
     max_frame_bytes: int
 

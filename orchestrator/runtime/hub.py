@@ -42,6 +42,7 @@ from orchestrator.runtime.boards import (
 from orchestrator.views import ViewContext, arbiter_view, clock_view, hall_view, playoff_view
 from orchestrator.views.board import board_view
 from orchestrator.views.context import BoardPresence, EboardPresence
+from orchestrator.views.page_words import page_words
 from playoff_formats.errors import PlayoffError
 from playoff_formats.placings import Awards, final_placings
 from playoff_formats.playoff import champion
@@ -307,6 +308,11 @@ class ViewKind(StrEnum):
     ARBITER = "arbiter"
     NONE = "none"
     BOARD = "board"
+
+    @property
+    def page(self) -> str | None:
+        """The page that follows this view (its own words are in ``PAGE_WORDS``)."""
+        return {"hall": "display", "arbiter": "console", "board": "clock"}.get(self.value)
 
     @classmethod
     def for_role(cls, role: Role, asked: object = None) -> ViewKind:
@@ -695,6 +701,15 @@ class Hub:
             f'{{"t":"snapshot","seq":{state.seq},"d":{{"state":{cached[1]},'
             f'"clocks":{json.dumps(clocks, separators=(",", ":"))}}}}}'
         )
+
+    def page_words(self, connection: Connection) -> dict[str, str] | None:
+        """The words the page of ``connection`` writes itself, in its language (None in
+        English, which the pages are written in)."""
+        page = connection.view.page
+        if connection.language == "en" or page is None:
+            return None
+        with speaking(self.catalogs.language(connection.language)):
+            return page_words(page)
 
     def view_frame(self, connection: Connection) -> str | None:
         """The current view for ``connection`` (None if it follows none)."""

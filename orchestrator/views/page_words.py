@@ -15,17 +15,42 @@ __all__ = ["PAGE_WORDS", "page_words"]
 PAGE_WORDS: dict[str, tuple[str, ...]] = {
     "display": (
         marked("Waiting for the play-off…"),
-        marked("Play-off display"),
-        marked("Hall time"),
-        marked("Your time"),
-        marked("Offline: the clocks are stopped until the service answers"),
+        marked("{title} — Play-off display"),
+        marked("Play-off"),
+        marked("v"),
+        marked("the position"),
+        marked(" · your time {time}"),
+        marked("your time {time}"),
+        marked("in {left} · {at}"),
+        marked("Next"),
+        marked("Stanza"),
+        marked("Board"),
+        marked("Table 1"),
+        marked("Table 2"),
+        marked("Champion"),
+        marked("Place"),
+        marked("Player"),
+        marked("Prize"),
+        marked("Points"),
+        marked("connection lost: may be behind"),
+        marked("live"),
+        marked("connecting…"),
+        marked("offline"),
+        marked("refused"),
+        marked("Connection lost: clocks shown may be behind. Reconnecting…"),
+        marked("No play-off in the address."),
+        marked("No display key: open /display/{playoff}#key=…"),
     ),
+
+
     "clock": (),
     "event-display": (),
     "console": (),
 }
 
 
-def page_words() -> dict[str, str]:
-    """Every page's words in the language in force, by their English."""
-    return {message: tr(message) for words in PAGE_WORDS.values() for message in words}
+def page_words(page: str | None = None) -> dict[str, str]:
+    """The words of ``page`` (every page's if None) in the language in force, by their
+    English."""
+    pages = PAGE_WORDS.values() if page is None else (PAGE_WORDS.get(page, ()),)
+    return {message: tr(message) for words in pages for message in words}

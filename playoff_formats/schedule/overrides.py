@@ -15,6 +15,7 @@ from pydantic import AwareDatetime, Field, field_validator, model_validator
 
 from playoff_formats.model import Frozen
 from playoff_formats.playoff import GameKind, Match
+from playoff_formats.speech import tr
 from playoff_formats.timecontrol import TimeControl
 
 __all__ = ["Overrides", "PinnedStart", "Postponement", "TimeControlChange"]
@@ -35,11 +36,15 @@ class PinnedStart(Frozen):
     def words(self, at: str, *, public: bool = False) -> str:
         """ "postponed to 21:44 by the chief arbiter", with the reason for arbiters, and
         for the hall (``public``) only if the chief arbiter chose to show it."""
-        what = "postponed" if self.postponed else "start moved"
-        text = f"{what} to {at} by the chief arbiter"
         if self.reason and (self.public_reason or not public):
-            text += f" ({self.reason})"
-        return text
+            if self.postponed:
+                return tr("postponed to {time} by the chief arbiter ({reason})", time=at,
+                          reason=self.reason)
+            return tr("start moved to {time} by the chief arbiter ({reason})", time=at,
+                      reason=self.reason)
+        if self.postponed:
+            return tr("postponed to {time} by the chief arbiter", time=at)
+        return tr("start moved to {time} by the chief arbiter", time=at)
 
 
 class TimeControlChange(Frozen):

@@ -17,6 +17,7 @@ from orchestrator.views.hall.models import (
     PlayerLabel,
 )
 from orchestrator.views.shared import uncited
+from playoff_formats.formats.said import said_name
 from playoff_formats.playoff import (
     DecisionMethod,
     Game,
@@ -26,6 +27,7 @@ from playoff_formats.playoff import (
     final_match,
     match_score,
 )
+from playoff_formats.speech import tr
 from playoff_formats.words import (
     points,
 )
@@ -68,13 +70,15 @@ def bracket_match(core: Core, playoff: Playoff, match: Match, *, final: bool) ->
     for slot in match.slots:
         if slot is None:
             rows.append(BracketPlayer(
-                player=PlayerLabel(id=None, name="bye", short="bye"), known=False, bye=True,
+                player=PlayerLabel(id=None, name=tr("bye"), short=tr("bye")), known=False,
+                bye=True,
                 marks=[], total="", outcome=None,
             ))
             continue
         who = slot.player
         if who is None:
-            place = f"Winner of {core.match_names.get(slot.winner_of or 0, 'a match')}"
+            of = core.match_names.get(slot.winner_of or 0)
+            place = tr("Winner of {match}", match=of) if of else tr("Winner of a match")
             rows.append(BracketPlayer(
                 player=PlayerLabel(id=None, name=place, short=place), known=False, bye=False,
                 marks=[], total="", outcome=None,
@@ -132,22 +136,26 @@ def decision_text(core: Core, decision: MatchDecision, match: Match) -> str:
     won = core.short(decision.winner)
     lost = core.short(decision.loser) if decision.loser is not None else ""
     if decision.method is DecisionMethod.BYE or not lost:
-        return f"{won}: bye"
+        return tr("{player}: bye", player=won)
     decider = match.rules.decider
-    name = decider.name if decider is not None else "decider"
+    name = said_name(decider.name) if decider is not None else tr("decider")
     if decision.method is DecisionMethod.ARMAGEDDON_WIN:
-        return f"{won} beat {lost} in the {name}"
+        return tr("{winner} beat {loser} in the {decider}", winner=won, loser=lost, decider=name)
     if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
         odds = decider.draw_odds_colour if decider is not None else None
-        side = (odds or "black").capitalize()
-        return f"{name} drawn: {won}, with {side}, beat {lost}"
+        if odds == "white":
+            return tr("{decider} drawn: {winner}, with White, beat {loser}", decider=name,
+                      winner=won, loser=lost)
+        return tr("{decider} drawn: {winner}, with Black, beat {loser}", decider=name,
+                  winner=won, loser=lost)
     if decision.method is DecisionMethod.SUDDEN_DEATH_WIN:
-        return f"{won} beat {lost} in {name.lower()}"
+        return tr("{winner} beat {loser} in {decider_lower}", winner=won, loser=lost,
+                  decider_lower=name.lower())
     if decision.method is DecisionMethod.LOT:
-        return f"{won} beat {lost} on the drawing of lots"
+        return tr("{winner} beat {loser} on the drawing of lots", winner=won, loser=lost)
     score = match_score(core.state.chess, match)
     if score is not None:
         # The winner's points first, beside the winner's name.
         said = score.leader_first().points_text()
-        return f"{won} beat {lost} {said}"
-    return f"{won} beat {lost}"
+        return tr("{winner} beat {loser} {score}", winner=won, loser=lost, score=said)
+    return tr("{winner} beat {loser}", winner=won, loser=lost)

@@ -23,6 +23,7 @@ from playoff_formats.schedule import (
     UnitKind,
     UnitStatus,
 )
+from playoff_formats.speech import ntr, tr
 from playoff_formats.words import (
     ns_score,
 )
@@ -41,7 +42,6 @@ def scoreboard(core: Core, extra: ExtraBoards) -> Scoreboard:
     decided = extra.winner is not None
     home, away = core.name(extra.home), core.name(extra.away)
     home_imps, away_imps = extra.set_imps(current)
-    of_set = f", set {current_set}" if current_set > 1 else ""
     sets = []
     for set_number in range(1, current_set + 1):
         first = (set_number - 1) * per_set + 1
@@ -54,11 +54,12 @@ def scoreboard(core: Core, extra: ExtraBoards) -> Scoreboard:
         ]
         h, a = extra.set_imps(last)
         if set_number < current_set:
-            text = f"Set {set_number}: {h}–{a}, still tied: played again"
+            text = tr("Set {set}: {home}–{away}, still tied: played again", set=set_number,
+                      home=h, away=a)
         elif decided:
-            text = f"Set {set_number}: {h}–{a}"
+            text = tr("Set {set}: {home}–{away}", set=set_number, home=h, away=a)
         else:
-            text = f"Set {set_number}: {h}–{a} so far"
+            text = tr("Set {set}: {home}–{away} so far", set=set_number, home=h, away=a)
         sets.append(ScoreboardSet(
             set=set_number, current=set_number == current_set, total=(str(h), str(a)),
             text=text, stanzas=stanzas,
@@ -67,20 +68,25 @@ def scoreboard(core: Core, extra: ExtraBoards) -> Scoreboard:
     stanza_text = partner_change = winner = None
     if decided:
         assert extra.winner is not None
-        winner = f"{core.name(extra.winner)} win the extra boards"
+        winner = tr("{team} win the extra boards", team=core.name(extra.winner))
     else:
-        stanza_text = f"Stanza {current}"
-        if per_set > 1:
-            stanza_text += f" ({in_set} of {per_set}{of_set})"
+        stanza_text = tr("Stanza {stanza}", stanza=current)
+        if per_set > 1 and current_set > 1:
+            stanza_text = tr("Stanza {stanza} ({in_set} of {per_set}, set {set})",
+                             stanza=current, in_set=in_set, per_set=per_set, set=current_set)
+        elif per_set > 1:
+            stanza_text = tr("Stanza {stanza} ({in_set} of {per_set})", stanza=current,
+                             in_set=in_set, per_set=per_set)
         if extra.plan.partner_changes[in_set - 1]:
-            partner_change = "Partners change after this stanza"
-            if in_set == per_set:  # the set's last: only if it has to be played again
-                partner_change += " if still tied"
+            # The set's last: only if it has to be played again.
+            partner_change = (tr("Partners change after this stanza if still tied")
+                              if in_set == per_set else tr("Partners change after this stanza"))
     return Scoreboard(
         home=ScoreboardTeam(id=extra.home, name=home, won=extra.winner == extra.home),
         away=ScoreboardTeam(id=extra.away, name=away, won=extra.winner == extra.away),
         total=(str(home_imps), str(away_imps)),
-        caption=f"IMPs{of_set}, running total",
+        caption=(tr("IMPs, set {set}, running total", set=current_set) if current_set > 1
+                 else tr("IMPs, running total")),
         current_stanza=current,
         current_set=current_set,
         stanza_text=stanza_text,
@@ -123,7 +129,8 @@ def scored_stanza(
         set=set_number,
         current=current,
         boards=boards,
-        partners_note=f"partners changed after stanza {number}" if changed else None,
+        partners_note=tr("partners changed after stanza {stanza}", stanza=number)
+        if changed else None,
     )
 
 
@@ -138,22 +145,27 @@ def stanzas(core: Core, extra: ExtraBoards) -> list[StanzaScheduled]:
     for g in planned:
         if g.game < first_of_set:
             continue
-        label = f"Stanza {g.game}" + (f" · {g.boards} boards" if g.boards else "")
+        label = (
+            ntr("Stanza {stanza} · {n} board", "Stanza {stanza} · {n} boards", g.boards,
+                stanza=g.game)
+            if g.boards else tr("Stanza {stanza}", stanza=g.game)
+        )
         changes = extra.plan.partner_changes[(g.game - 1) % per_set] and g.game < last
         if g.status is UnitStatus.PLAYED:
-            when = "played"
+            when = tr("played")
         elif g.status is UnitStatus.RUNNING:
-            when = "playing"
+            when = tr("playing")
         elif g.start - core.ctx.now < DUE_WITHIN:
-            when = STANZA_DUE
+            when = tr(STANZA_DUE)
         else:
-            when = f"about {core.at(g.start)}" if core.estimated(g) else core.at(g.start)
+            when = (tr("about {time}", time=core.at(g.start)) if core.estimated(g)
+                    else core.at(g.start))
         listed.append(StanzaScheduled(
             stanza=g.game,
             label=label,
             status=g.status.value,
             when=when,
             start_ms=core.ms(g.start),
-            partners_note="then partners change" if changes else None,
+            partners_note=tr("then partners change") if changes else None,
         ))
     return listed

@@ -4,7 +4,7 @@ and how the hall names players, matches and games."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from orchestrator.core.state import GameKey, PlayoffState
@@ -12,9 +12,11 @@ from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.models import PlayerLabel
 from orchestrator.views.shared import round_name, uncited
 from playoff_formats.clock import ClockStatus
+from playoff_formats.formats.said import said_match_name, said_name
 from playoff_formats.playoff import Match, Playoff
-from playoff_formats.schedule import Entrant, Plan, PlannedGame, UnitStatus
+from playoff_formats.schedule import Break, Entrant, Plan, PlannedGame, UnitStatus
 from playoff_formats.schedule.words import instant
+from playoff_formats.speech import marked, ntr, tr
 
 __all__ = [
     "CLOCK_STATUS_TEXT",
@@ -25,22 +27,23 @@ __all__ = [
     "family",
     "hall_reason",
     "short_names",
+    "versus",
 ]
 
 LIVE_STATUSES = frozenset({ClockStatus.NOT_STARTED, ClockStatus.RUNNING, ClockStatus.PAUSED})
 """A clock in one of these is on the board: its game is shown live."""
 
 CLOCK_STATUS_TEXT = {
-    ClockStatus.NOT_STARTED.value: "not started",
+    ClockStatus.NOT_STARTED.value: marked("not started"),
     ClockStatus.RUNNING.value: "",
-    ClockStatus.PAUSED.value: "paused",
-    ClockStatus.FLAGGED.value: "flag fallen",
-    ClockStatus.STOPPED.value: "game over",
+    ClockStatus.PAUSED.value: marked("paused"),
+    ClockStatus.FLAGGED.value: marked("flag fallen"),
+    ClockStatus.STOPPED.value: marked("game over"),
 }
 """What a game card says under its clocks, by clock status. It travels in the view
 because a pause changes only the clock (its event carries the clock, not a view)."""
 
-STANZA_DUE = "due now: in play once its first score is entered"
+STANZA_DUE = marked("due now: in play once its first score is entered")
 """A due stanza: the service knows it has begun only from its first score."""
 
 DUE_WITHIN = timedelta(seconds=1)
@@ -68,7 +71,7 @@ class Core:
             for match_id, name in self.match_names.items():
                 # The schedule names a place still to fill by its entrant's label.
                 label = Entrant(winner_of=match_id).label
-                self.names[label] = self.shorts[label] = f"Winner of {name}"
+                self.names[label] = self.shorts[label] = tr("Winner of {match}", match=name)
         self.in_play: set[GameKey] = {
             key for key in state.started_at if key not in state.ended_at
         }
@@ -107,21 +110,29 @@ class Core:
     def round_name(self, playoff: Playoff, match: Match) -> str:
         """The round's name as the hall says it: "Final", "Seeds 2 v 3" (no citation)."""
         name = round_name(playoff, match)
-        return uncited(name) if name is not None else f"Round {match.round}"
+        if name is None:
+            return tr("Round {number}", number=match.round)
+        return said_name(uncited(name))
 
     def match_name(self, playoff: Playoff, match: Match) -> str:
         """The round's name for the only match of its round ("Final"), else the round's
         name in the singular and the match's number in it ("Semi-final 2")."""
-        name = self.round_name(playoff, match)
         alongside = [m for m in playoff.matches if (m.stage, m.round) == (match.stage, match.round)]
         if len(alongside) <= 1:
-            return name
+            return self.round_name(playoff, match)
+        written = round_name(playoff, match)
+        said = said_match_name(uncited(written), match.number) if written is not None else None
+        if said is not None:
+            return said
+        # An organiser's round, in the organiser's words.
+        name = self.round_name(playoff, match)
         singular = name[:-1] if name.endswith("s") else name
         return f"{singular} {match.number}"
 
     def game_title(self, match_id: int, number: int) -> str:
         """ "Final · Game 2": the match and the game."""
-        return f"{self.match_names.get(match_id, f'Match {match_id}')} · Game {number}"
+        match = self.match_names.get(match_id) or tr("Match {number}", number=match_id)
+        return tr("{match} · Game {number}", match=match, number=number)
 
 
 
@@ -144,6 +155,14 @@ class Core:
             or bool(busy_players & set(planned.players))
             or bool(waits_for & set(planned.players))
         )
+
+
+def versus(names: Iterable[str]) -> str:
+    """Two sides face to face: "Abdusattorov v Sindarov" ("v" in the hall's language)."""
+    listed = list(names)
+    if len(listed) != 2:
+        return " v ".join(listed)
+    return tr("{first} v {second}", first=listed[0], second=listed[1])
 
 
 def short_names(names: dict[str, str]) -> dict[str, str]:
@@ -170,9 +189,66 @@ def family(name: str) -> str:
 
 
 
-def hall_reason(reason: str) -> str:
-    """A break's reason as the hall reads it: what the break is and its rule. The
-    schedule explains a longer wait after a semicolon, with the players and instants
-    for the arbiters; the hall's countdown already says when play resumes."""
-    first = reason.split("; ", 1)[0]
+_MAIN_BREAK = re.compile(r"\d+-minute break after the main event(?P<citation> \(.+\))?")
+_INTERVAL = re.compile(
+    r"interval between (?P<units>games|stanzas)(?::|,) ?(?P<rest>.*)"
+)
+_PREFERRED = re.compile(r".+, the preferred interval(?P<citation> \(.+\))?")
+
+
+def hall_reason(brk: Break) -> str:
+    """A break's reason as the hall reads it: what the break is and its rule, in the
+    hall's language. The schedule words its reasons for the arbiters (in English,
+    with the players and instants of a longer wait after a semicolon); the hall says
+    the kind of break, its length and its rule, and its countdown says when play
+    resumes."""
+    first = brk.reason.split("; ", 1)[0]
+    length = span_said(brk.required) if brk.required is not None else ""
+    main = _MAIN_BREAK.fullmatch(first)
+    if main is not None and brk.required is not None:
+        return tr("{minutes}-minute break after the main event{citation}",
+                  minutes=round(brk.required.total_seconds() / 60),
+                  citation=main["citation"] or "")
+    interval = _INTERVAL.fullmatch(first)
+    if interval is not None:
+        games = interval["units"] == "games"
+        rest = interval["rest"]
+        preferred = _PREFERRED.fullmatch(rest)
+        if rest == "as played":
+            return tr("Interval between games, as played") if games \
+                else tr("Interval between stanzas, as played")
+        if rest == "start set by the chief arbiter":
+            return tr("Interval between games: start set by the chief arbiter") if games \
+                else tr("Interval between stanzas: start set by the chief arbiter")
+        if preferred is not None and length:
+            citation = preferred["citation"] or ""
+            return (
+                tr("Interval between games: {length}, the preferred interval{citation}",
+                   length=length, citation=citation) if games
+                else tr("Interval between stanzas: {length}, the preferred interval{citation}",
+                        length=length, citation=citation)
+            )
+        if rest.endswith(", the break before a new stage") and length:
+            return tr("Interval between games: {length}, the break before a new stage",
+                      length=length)
+        if length:
+            return tr("Interval between games: {length}", length=length) if games \
+                else tr("Interval between stanzas: {length}", length=length)
     return first[:1].upper() + first[1:]
+
+
+def span_said(delta: timedelta) -> str:
+    """A length of time as the hall says it: "10 minutes", "7 min 30 s", "1 h 5 min"."""
+    total = round(delta.total_seconds())
+    hours, rest = divmod(abs(total), 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours == 0 and seconds == 0:
+        return ntr("{n} minute", "{n} minutes", minutes)
+    if hours and seconds:
+        return tr("{hours} h {minutes} min {seconds} s", hours=hours, minutes=minutes,
+                  seconds=seconds)
+    if hours:
+        return (tr("{hours} h {minutes} min", hours=hours, minutes=minutes) if minutes
+                else tr("{hours} h", hours=hours))
+    return (tr("{minutes} min {seconds} s", minutes=minutes, seconds=seconds) if minutes
+            else tr("{seconds} s", seconds=seconds))

@@ -8,6 +8,7 @@ from orchestrator.core.state import Move
 from orchestrator.views.hall.core import (
     LIVE_STATUSES,
     Core,
+    versus,
 )
 from orchestrator.views.hall.models import (
     ArmageddonBanner,
@@ -18,12 +19,14 @@ from orchestrator.views.hall.models import (
 )
 from orchestrator.views.playoff import decider_view
 from orchestrator.views.shared import flag_fall
+from playoff_formats.formats.said import said_name
 from playoff_formats.playoff import (
     Game,
     GameKind,
     Match,
     Playoff,
 )
+from playoff_formats.speech import marked, tr
 from playoff_formats.words import (
     clock_minutes,
     ns_score,
@@ -60,10 +63,10 @@ def live_games(core: Core, playoff: Playoff) -> list[LiveGame]:
             match=key[0],
             game=key[1],
             title=core.game_title(key[0], key[1]),
-            tag=decider.name if game.kind.decider and decider is not None else None,
+            tag=said_name(decider.name) if game.kind.decider and decider is not None else None,
             armageddon=armageddon,
             time_control=str(control) if control is not None else None,
-            stage=stage.name if stage is not None and len(rules.stages) > 1 else None,
+            stage=said_name(stage.name) if stage is not None and len(rules.stages) > 1 else None,
             white=core.player(game.white),
             black=core.player(game.black),
             position=position(core.state.moves.get(key, ())),
@@ -107,21 +110,20 @@ def flag_notice(core: Core, playoff: Playoff) -> FlagNotice | None:
     game = playoff.game(*key)
     if game is None or game.white is None or game.black is None:
         return None
-    colour = side.capitalize()
-    text = f"{colour}'s flag fell"
+    fell = tr("White's flag fell") if side == "white" else tr("Black's flag fell")
+    text = fell
     detail = ""
     if game.result is not None:
-        text += f": {result_announced(game.result)}"
+        text = tr("{flag_fell}: {result}", flag_fell=fell, result=result_announced(game.result))
         white, black = core.short(game.white), core.short(game.black)
         points = (game.result.white_points, game.result.black_points)
         flagged_lost = points[0] < points[1] if side == "white" else points[1] < points[0]
-        on_time = " on time" if flagged_lost else ""
-        if points[0] > points[1]:
-            detail = f"{white} beat {black}{on_time}"
-        elif points[1] > points[0]:
-            detail = f"{black} beat {white}{on_time}"
+        if points[0] == points[1]:
+            detail = tr("{white} and {black} drew", white=white, black=black)
         else:
-            detail = f"{white} and {black} drew"
+            winner, loser = (white, black) if points[0] > points[1] else (black, white)
+            detail = (tr("{winner} beat {loser} on time", winner=winner, loser=loser)
+                      if flagged_lost else tr("{winner} beat {loser}", winner=winner, loser=loser))
     return FlagNotice(
         match=key[0], game=key[1], side="white" if side == "white" else "black",
         title=core.game_title(*key), text=text, detail=detail,
@@ -143,28 +145,41 @@ def correction_notice(core: Core) -> CorrectionNotice | None:
         return None
     event = last.event
     if isinstance(event, BoardScoreCorrected):
-        text = (f"Stanza {event.stanza}, board {event.board}, table {event.table}: the "
-                f"North-South score is {ns_score(event.ns_score)} (was {ns_score(event.previous)})")
+        text = tr(
+            "Stanza {stanza}, board {board}, table {table}: the North-South score is "
+            "{score} (was {previous})", stanza=event.stanza, board=event.board,
+            table=event.table, score=ns_score(event.ns_score), previous=ns_score(event.previous),
+        )
         if event.winner_after is not None:
-            text += f"; {core.name(event.winner_after)} win the match"
+            text = tr("{correction}; {team} win the match", correction=text,
+                      team=core.name(event.winner_after))
         items = []
         stanzas = sorted({v.stanza for v in event.voided})
-        items += [f"Stanza {n}: no longer played" for n in stanzas]
+        items += [tr("Stanza {stanza}: no longer played", stanza=n) for n in stanzas]
         if event.winner_before is not None:
-            items.append(f"{core.name(event.winner_before)} no longer win the match")
-        return CorrectionNotice(title="Score corrected", text=text, items=items)
+            items.append(tr("{team} no longer win the match", team=core.name(event.winner_before)))
+        return CorrectionNotice(title=tr("Score corrected"), text=text, items=items)
     assert isinstance(event, ResultCorrected)
-    was = f" (was {result_announced(event.previous)})" if event.previous is not None else ""
-    text = f"{core.game_title(event.match, event.game)} is {result_announced(event.result)}{was}"
+    title = core.game_title(event.match, event.game)
+    if event.previous is not None:
+        text = tr("{game} is {result} (was {previous})", game=title,
+                  result=result_announced(event.result),
+                  previous=result_announced(event.previous))
+    else:
+        text = tr("{game} is {result}", game=title, result=result_announced(event.result))
     playoff = core.state.chess
     items = []
     for voided in event.voided:
-        fate = ("to be played again" if playoff.game(voided.match, voided.game) is not None
-                else "no longer played")
-        items.append(f"{core.game_title(voided.match, voided.game)}: {fate}")
+        game = core.game_title(voided.match, voided.game)
+        items.append(
+            tr("{game}: to be played again", game=game)
+            if playoff.game(voided.match, voided.game) is not None
+            else tr("{game}: no longer played", game=game)
+        )
     if event.champion_before is not None:
-        items.append(f"{core.short(event.champion_before)} is no longer the champion")
-    return CorrectionNotice(title="Result corrected", text=text, items=items)
+        items.append(tr("{player} is no longer the champion",
+                        player=core.short(event.champion_before)))
+    return CorrectionNotice(title=tr("Result corrected"), text=text, items=items)
 
 
 def decider_banner(core: Core, playoff: Playoff) -> ArmageddonBanner | None:
@@ -191,33 +206,45 @@ def banner(core: Core, match: Match, game: Game, *, on: bool) -> ArmageddonBanne
     colours = None
     decider = match.rules.decider
     if not known and decider is not None and decider.drawn:
-        colours = "Colours by lot"
+        colours = tr("Colours by lot")
     elif not known:
         tosses = core.state.draws_of("coin-toss", match.id)
         won_by = tosses[-1].winner if tosses else None
         colours = (
-            f"Coin toss won by {core.short(won_by)}: chooses the colours"
+            tr("Coin toss won by {player}: chooses the colours", player=core.short(won_by))
             if won_by is not None
-            else "Colours by coin toss; the winner chooses"
+            else tr("Colours by coin toss; the winner chooses")
         )
-    when = "now playing" if on else "next"
+    match_name = core.match_names[match.id]
+    when = (
+        tr("now playing · {match} · game {number}", match=match_name, number=game.number)
+        if on else tr("next · {match} · game {number}", match=match_name, number=game.number)
+    )
     return ArmageddonBanner(
         state="on" if on else "next",
-        name=str(terms["name"]),
+        name=said_name(str(terms["name"])),
         match=match.id,
         game=game.number,
-        when=f"{when} · {core.match_names[match.id]} · game {game.number}",
+        when=when,
         white=core.player(game.white) if known else None,
         black=core.player(game.black) if known else None,
         white_time=white_time,
         black_time=black_time,
-        times=f"{white_time} v {black_time}",
+        times=versus((white_time, black_time)),
         increment=terms["increment"],
         draw_rule=draw_rule(str(terms["draw_means"])),
         colours=colours,
     )
 
 
+_DRAW_RULES = {
+    "black wins": marked("draw = Black wins"),
+    "white wins": marked("draw = White wins"),
+    "replay": marked("draw = Replay"),
+}
+
+
 def draw_rule(draw_means: str) -> str:
     """A decider's draw odds as the hall says them: "draw = Black wins"."""
-    return f"draw = {draw_means.capitalize()}"
+    known = _DRAW_RULES.get(draw_means)
+    return tr(known) if known is not None else f"draw = {draw_means.capitalize()}"

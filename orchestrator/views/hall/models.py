@@ -349,6 +349,11 @@ class HallView(_Shown):
         description="The event's IANA time zone (Asia/Tashkent): a page writes every time "
         "of day in it; null: at utc_offset_minutes",
     )
+    language: str = Field(
+        default="en",
+        description="The language the view is worded in (en, es, fr, de, ru, en-XA): the "
+        "page writes its own few words and its numbers and dates in it",
+    )
     kind: Literal["knock-out", "extra-boards"]
     title: str
     subtitle: str

@@ -10,12 +10,14 @@ from orchestrator.views.hall.core import (
     STANZA_DUE,
     Core,
     hall_reason,
+    versus,
 )
 from orchestrator.views.hall.models import (
     BreakInForce,
     NextGame,
 )
 from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.formats.said import said_name
 from playoff_formats.phrase import and_list
 from playoff_formats.schedule import (
     Break,
@@ -25,6 +27,7 @@ from playoff_formats.schedule import (
     UnitKind,
     UnitStatus,
 )
+from playoff_formats.speech import ntr, tr
 
 __all__ = [
     "break_in_force",
@@ -48,16 +51,18 @@ def next_game(core: Core) -> NextGame | None:
     colours: str | None = None
     waits_for: str | None = None
     if planned.kind is UnitKind.STANZA:
-        label = f"Stanza {planned.game}"
-        if planned.boards:
-            label += f" · {planned.boards} boards"
+        label = (
+            ntr("Stanza {stanza} · {n} board", "Stanza {stanza} · {n} boards", planned.boards,
+                stanza=planned.game)
+            if planned.boards else tr("Stanza {stanza}", stanza=planned.game)
+        )
         players = [core.player(p) for p in planned.players]
         colours_known = False
-        vs = " v ".join(p.name for p in players)
+        vs = versus(p.name for p in players)
         if due:
             # The service learns a stanza has begun from its first score: until then
             # it is due, perhaps already played; never "starting now".
-            waits_for = STANZA_DUE
+            waits_for = tr(STANZA_DUE)
     else:
         playoff = core.state.chess
         label = core.game_title(planned.match, planned.game)
@@ -65,22 +70,24 @@ def next_game(core: Core) -> NextGame | None:
         armageddon = planned.kind in (UnitKind.ARMAGEDDON, UnitKind.SUDDEN_DEATH)
         stage = rules.stage_of(planned.game)
         if armageddon and rules.decider is not None:
-            label += f" · {rules.decider.name}"
+            label = tr("{game} · {decider}", game=label, decider=said_name(rules.decider.name))
         elif stage is not None and len(rules.stages) > 1:
             control = core.state.time_control(playoff.match(planned.match), planned.game)
-            label += f" · {stage.name} · {control}"
+            label = tr("{game} · {stage} · {time_control}", game=label,
+                       stage=said_name(stage.name), time_control=control)
         if planned.tentative:
-            label += " (if needed)"
+            label = tr("{game} (if needed)", game=label)
         game = playoff.game(planned.match, planned.game)
         colours_known = game is not None and game.white is not None and game.black is not None
         if game is not None and colours_known:
             players = [core.player(game.white), core.player(game.black)]
-            vs = " v ".join(p.short for p in players)
+            vs = versus(p.short for p in players)
         else:
             players = [core.player(p) for p in planned.players]
             tossed = armageddon and rules.decider is not None and rules.decider.tossed
-            colours = "colours by coin toss" if tossed else "colours by lot"
-            vs = f"{' – '.join(p.short for p in players)} ({colours})"
+            colours = tr("colours by coin toss") if tossed else tr("colours by lot")
+            vs = tr("{players} ({colours})", players=" – ".join(p.short for p in players),
+                    colours=colours)
             if due:
                 waits_for = colours_awaited(core, planned.match, tossed)
     estimate = not due and core.estimated(planned)
@@ -109,9 +116,9 @@ def next_game(core: Core) -> NextGame | None:
         due_ms=core.ms(planned.start),
         at=at,
         estimate=estimate,
-        when="starting now" if due else f"about {at}" if estimate else at,
+        when=tr("starting now") if due else tr("about {time}", time=at) if estimate else at,
         due=due,
-        due_text="starting now" if due else None,
+        due_text=tr("starting now") if due else None,
         note=note,
     )
 
@@ -130,17 +137,18 @@ def changed_by_chief(core: Core, planned: PlannedGame) -> str:
         now = core.state.time_control(match, planned.game)
         before = Overrides().time_control_for(match, planned.game, kind, None)
         if now is not None and now != before:
-            said.append(f"time control shortened to {now} by the chief arbiter")
+            said.append(tr("time control shortened to {time_control} by the chief arbiter",
+                           time_control=now))
     return "; ".join(said)
 
 
 def colours_awaited(core: Core, match_id: int, tossed: bool) -> str:
     """What a due game without colours waits for, in the hall's words."""
     if not tossed:
-        return "waiting for the arbiter: colours to be drawn"
+        return tr("waiting for the arbiter: colours to be drawn")
     if core.state.draws_of("coin-toss", match_id):
-        return "waiting for the winner of the coin toss to choose colours"
-    return "waiting for the arbiter: the coin toss"
+        return tr("waiting for the winner of the coin toss to choose colours")
+    return tr("waiting for the arbiter: the coin toss")
 
 
 def break_in_force(core: Core, next_game: NextGame | None) -> BreakInForce | None:
@@ -165,8 +173,8 @@ def break_in_force(core: Core, next_game: NextGame | None) -> BreakInForce | Non
     main = chosen.kind is BreakKind.MAIN_EVENT
     return BreakInForce(
         kind="main-event" if main else "interval",
-        label="Break after the main event" if main else "Interval",
-        reason=hall_reason(chosen.reason),
+        label=tr("Break after the main event") if main else tr("Interval"),
+        reason=hall_reason(chosen),
         who=and_list(core.short(w) for w in chosen.who),
         start_ms=core.ms(chosen.start),
         end_ms=core.ms(chosen.end),
@@ -200,15 +208,18 @@ def stanza_change(core: Core, extra: ExtraBoards) -> BreakInForce | None:
     boards = extra.stanzas[current - 1]
     changes = extra.plan.partner_changes[(current - 2) % per_set]
     if (current - 1) % per_set == 0:
-        head = f"Still tied after stanza {current - 1}: the extra boards are played again"
+        head = tr("Still tied after stanza {stanza}: the extra boards are played again",
+                  stanza=current - 1)
     else:
-        head = f"Stanza {current - 1} complete"
-    reason = f"{head}; stanza {current} next, {boards} boards"
+        head = tr("Stanza {stanza} complete", stanza=current - 1)
+    reason = ntr("{before}; stanza {stanza} next, {n} board",
+                 "{before}; stanza {stanza} next, {n} boards", boards, before=head,
+                 stanza=current)
     if changes:
-        reason += "; partners change"
+        reason = tr("{before}; partners change", before=reason)
     return BreakInForce(
         kind="stanza-change",
-        label="Stanza change",
+        label=tr("Stanza change"),
         reason=reason,
         who=and_list(core.name(t) for t in (extra.home, extra.away)),
         start_ms=core.ms(ended),

@@ -9,6 +9,7 @@ from orchestrator.views.hall import bridge
 from orchestrator.views.hall.core import (
     CLOCK_STATUS_TEXT,
     Core,
+    versus,
 )
 from orchestrator.views.hall.games import correction_notice, decider_banner, flag_notice, live_games
 from orchestrator.views.hall.models import (
@@ -28,10 +29,12 @@ from orchestrator.views.hall.schedule import break_in_force, stanza_change
 from orchestrator.views.hall.schedule import next_game as next_game_view
 from orchestrator.views.playoff import ClockView, clock_view
 from orchestrator.views.shared import next_change, offset_minutes
+from playoff_formats.formats.said import said_name
 from playoff_formats.placings import PLACES_NOTE
 from playoff_formats.playoff import (
     champion,
 )
+from playoff_formats.speech import spoken, tr
 
 __all__ = [
     "idle",
@@ -53,8 +56,8 @@ def whole_view(core: Core) -> HallView:
     if state.extra is not None:
         extra = state.extra
         kind: Literal["knock-out", "extra-boards"] = "extra-boards"
-        title = " v ".join(core.name(t) for t in (extra.home, extra.away))
-        subtitle = f"Extra boards · {extra.plan.rule}"
+        title = versus(core.name(t) for t in (extra.home, extra.away))
+        subtitle = tr("Extra boards · {rule}", rule=extra.plan.rule)
         live: list[LiveGame] = []
         banner = None
         bracket: list[BracketRound] = []
@@ -68,8 +71,10 @@ def whole_view(core: Core) -> HallView:
     else:
         playoff = state.chess
         kind = "knock-out"
-        title = playoff.name
-        subtitle = " · ".join(s.name for s in sorted(playoff.stages, key=lambda s: s.id))
+        title = said_name(playoff.name)
+        subtitle = " · ".join(
+            said_name(s.name) for s in sorted(playoff.stages, key=lambda s: s.id)
+        )
         live = live_games(core, playoff)
         winner = champion(playoff)
         over = winner is not None
@@ -121,8 +126,11 @@ def whole_view(core: Core) -> HallView:
         stanzas=stanzas,
         champion=champion_label,
         placings=placings,
-        placings_note=PLACES_NOTE if placings else None,
-        clock_status_text=CLOCK_STATUS_TEXT,
+        placings_note=tr(PLACES_NOTE) if placings else None,
+        clock_status_text={
+            status: tr(text) if text else text for status, text in CLOCK_STATUS_TEXT.items()
+        },
+        language=spoken().code,
         clocks=clocks,
         next_change_ms=None if over else next_change_ms(core),
     )
@@ -130,26 +138,26 @@ def whole_view(core: Core) -> HallView:
 
 def idle(core: Core, in_force: BreakInForce | None) -> IdleHeadline:
     return IdleHeadline(
-        label=in_force.label if in_force is not None else "Next game",
+        label=in_force.label if in_force is not None else tr("Next game"),
         note=in_force.reason if in_force is not None else "",
     )
 
 
 def schedule_note(core: Core, next_game: NextGame | None, over: bool) -> str | None:
     if over:
-        return "The play-off is over."
+        return tr("The play-off is over.")
     if next_game is not None:
         return None
     if core.plan is None:
-        reason = core.ctx.plan_error or "it cannot be planned"
-        return f"No schedule: {reason}."
+        reason = core.ctx.plan_error or tr("it cannot be planned")
+        return tr("No schedule: {reason}.", reason=reason)
     if core.state.extra is not None:
         # The schedule holds the set in play; a tie after it repeats the set.
-        return (
-            f"If still tied after stanza {core.state.extra.current}, "
-            "the extra boards are played again."
+        return tr(
+            "If still tied after stanza {stanza}, the extra boards are played again.",
+            stanza=core.state.extra.current,
         )
-    return "No game planned."
+    return tr("No game planned.")
 
 
 def next_change_ms(core: Core) -> int | None:
