@@ -7,6 +7,9 @@ is laid out for A4 (the default) or US Letter (``?paper=letter``); ``?match=`` a
 HTML is built from the views here; the PDF is made in the service's pool of
 computing processes (shared with the play-off watch, within its limits: one at a
 time per token), never in the interpreter that serves the clocks.
+
+A printout is worded in the language ``?lang=`` names, else in the first of the
+service's languages the browser accepts (``Accept-Language``), else in English.
 """
 
 from __future__ import annotations
@@ -23,10 +26,12 @@ from orchestrator.core.auth import Action
 from orchestrator.core.errors import Unavailable
 from orchestrator.core.service import Service
 from orchestrator.core.state import EventState, PlayoffState
+from orchestrator.languages import Catalogs, accepted
 from orchestrator.printing.documents import printout_html
 from orchestrator.printing.layout import Paper
 from orchestrator.printing.render import PrintingUnavailable, render_pdf
 from orchestrator.printing.sources import Sources
+from playoff_formats.speech import Language, speaking, tr
 from playoff_formats.zones import zone_of
 
 __all__ = ["PdfResponse", "router"]
@@ -48,6 +53,11 @@ MatchQuery = Annotated[int | None, Query(
 GameQuery = Annotated[int | None, Query(
     ge=1, le=1000, description="One game's slip (with match)",
 )]
+LangQuery = Annotated[Literal["en", "es", "fr", "de", "ru", "en-XA"] | None, Query(
+    description="The language the printout is worded in (without it, the first of these "
+    "the Accept-Language header accepts, else English); en-XA: every text accented, "
+    "longer, in brackets, to find texts left out of the catalogs",
+)]
 
 _PDF = {
     "description": "The PDF",
@@ -57,6 +67,12 @@ _PDF = {
 
 def _address(request: Request) -> str | None:
     return request.client.host if request.client is not None else None
+
+
+def _language(request: Request, lang: str | None) -> Language:
+    """The language asked for, else the first of ours the browser accepts, else English."""
+    catalogs: Catalogs = request.app.state.catalogs
+    return catalogs.language(lang or accepted(request.headers.get("accept-language")))
 
 
 def _refuse(field: str, value: int, words: str) -> None:
@@ -107,18 +123,25 @@ async def _pdf(service: Service, who: str, html: str, name: str) -> PdfResponse:
 async def print_playoff(
     playoff_id: str, what: What, request: Request, service: ServiceDep, token: TokenDep,
     paper: PaperQuery = "a4", match: MatchQuery = None, game: GameQuery = None,
+    lang: LangQuery = None,
 ) -> PdfResponse:
     state, record = service.authorize_playoff(
         playoff_id, token, action=Action.READ, address=_address(request)
     )
-    if game is not None and what != "slips":
-        _refuse("game", game, f"one game is printed on a result slip only, not on {what}")
-    if game is not None and match is None:
-        _refuse("game", game, "say the game's match too (match=)")
-    if match is not None and what not in ("slips", "cards"):
-        _refuse("match", match, f"one match is printed on slips or a card only, not on {what}")
-    sources = _sources(service, service.event(state.event_id), state)
-    html = printout_html(what, sources, Paper(paper), match, game)
+    with speaking(_language(request, lang)):
+        if game is not None and what != "slips":
+            _refuse("game", game, tr(
+                "one game is printed on a result slip only, not on {printout}", printout=what
+            ))
+        if game is not None and match is None:
+            _refuse("game", game, tr("say the game's match too (match=)"))
+        if match is not None and what not in ("slips", "cards"):
+            _refuse("match", match, tr(
+                "one match is printed on slips or a card only, not on {printout}",
+                printout=what,
+            ))
+        sources = _sources(service, service.event(state.event_id), state)
+        html = printout_html(what, sources, Paper(paper), match, game)
     return await _pdf(service, record.token_id, html, f"{what}-{playoff_id}-{paper}.pdf")
 
 
@@ -132,9 +155,10 @@ async def print_playoff(
 )
 async def print_event_standings(
     event_id: str, request: Request, service: ServiceDep, token: TokenDep,
-    paper: PaperQuery = "a4",
+    paper: PaperQuery = "a4", lang: LangQuery = None,
 ) -> PdfResponse:
     record = service.authorize(event_id, token, action=Action.READ, address=_address(request))
     sources = _sources(service, service.event(event_id), None)
-    html = printout_html("standings", sources, Paper(paper))
+    with speaking(_language(request, lang)):
+        html = printout_html("standings", sources, Paper(paper))
     return await _pdf(service, record.token_id, html, f"standings-{event_id}-{paper}.pdf")

@@ -542,6 +542,11 @@ def print_command(
     game: Annotated[
         int | None, typer.Option("--game", "-g", min=1, help="One game's slip (with --match)")
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", help="The language it is worded in: en, es, fr, de, ru or "
+                     "en-XA [default: en]"),
+    ] = None,
 ) -> None:
     """Print to PDF: result slips, board cards, standings, the bracket and schedule, or
     the placings and prizes, from the service's log (--db) or the service (--service)."""
@@ -562,10 +567,12 @@ def print_command(
         _fail(f"-o {output}: a folder; name the PDF file to write")
     try:
         if db is not None:
-            pdf = printout_from_log(Path(db), ident, what.value, paper.value, match, game)
+            pdf = printout_from_log(Path(db), ident, what.value, paper.value, match, game, lang)
         else:
             assert service is not None and token is not None
-            pdf = fetch_printout(service, token, ident, what.value, paper.value, match, game)
+            pdf = fetch_printout(
+                service, token, ident, what.value, paper.value, match, game, lang
+            )
     except PrintRefused as exc:
         _fail(str(exc))
         return

@@ -9,7 +9,8 @@ service itself.
   ``GET /api/playoffs/{id}/print/{what}.pdf`` (an event's standings:
   ``GET /api/events/{id}/print/standings.pdf``), with the token sent as a header.
 
-``ID`` is a play-off's id, or an event's for its standings.
+``ID`` is a play-off's id, or an event's for its standings. ``--lang`` words the
+printout in one of the service's languages (English without it).
 """
 
 from __future__ import annotations
@@ -32,23 +33,42 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", "PlayoffState", "EventState")
 
-__all__ = ["PrintRefused", "fetch_printout", "printout_from_log"]
+__all__ = ["PrintRefused", "fetch_printout", "language", "printout_from_log"]
 
 
 class PrintRefused(Exception):
     """The printout cannot be made: the reason in words."""
 
 
+def language(asked: str | None) -> str | None:
+    """The language of ours ``--lang`` names (``es``, ``es-ES``, ``en-XA``); None
+    without it; refused, naming the languages there are, when it is none of ours."""
+    from orchestrator.languages import LANGUAGES, language_code
+
+    if asked is None:
+        return None
+    code = language_code(asked)
+    if code is None:
+        raise PrintRefused(
+            f"--lang {asked}: not a language the service speaks; it speaks "
+            + ", ".join(LANGUAGES)
+        )
+    return code
+
+
 def printout_from_log(
     db: Path, ident: str, what: str, paper: str, match: int | None, game: int | None,
+    lang: str | None = None,
 ) -> bytes:
-    """The printout of the play-off (or event) ``ident`` as the log at ``db`` holds it."""
+    """The printout of the play-off (or event) ``ident`` as the log at ``db`` holds it,
+    worded in the language ``lang`` (English without it)."""
     from orchestrator.core.computations import Computations
     from orchestrator.core.errors import ServiceError
     from orchestrator.core.state import event_stream, playoff_stream
     from orchestrator.core.streams import event_streams, playoff_streams
     from orchestrator.core.timesource import SystemTime
     from orchestrator.core.watch import Watch
+    from orchestrator.languages import Catalogs
     from orchestrator.printing.documents import printout_html
     from orchestrator.printing.layout import Paper
     from orchestrator.printing.render import PrintingUnavailable, render_pdf
@@ -56,7 +76,9 @@ def printout_from_log(
     from orchestrator.settings import Settings
     from orchestrator.store import SqliteEventStore, StoreError
     from playoff_formats.errors import PlayoffError
+    from playoff_formats.speech import speaking
 
+    spoken = Catalogs().language(language(lang))
     if not db.is_file():
         raise PrintRefused(f"--db {db}: no such file (the service's SQLite log)")
     try:
@@ -94,7 +116,9 @@ def printout_from_log(
         ),
     )
     try:
-        return render_pdf(printout_html(what, sources, Paper(paper), match, game))
+        with speaking(spoken):
+            html = printout_html(what, sources, Paper(paper), match, game)
+        return render_pdf(html)
     except PlayoffError as exc:
         raise PrintRefused(exc.words(state.names if state is not None else {})) from None
     except ServiceError as exc:
@@ -118,14 +142,17 @@ def _folded(kind: StreamKind[S, Any], stored: Sequence[StoredEvent], ident: str)
 
 def fetch_printout(
     service: str, token: str, ident: str, what: str, paper: str, match: int | None,
-    game: int | None,
+    game: int | None, lang: str | None = None,
 ) -> bytes:
-    """The printout as the service at ``service`` makes it, read with ``token``."""
+    """The printout as the service at ``service`` makes it, read with ``token``, in the
+    language ``lang`` (English without it)."""
     parts = urlsplit(service)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise PrintRefused(f"--service must be an http(s):// URL, not {service!r}")
     base = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
     query: dict[str, object] = {"paper": paper}
+    asked = {"lang": code} if (code := language(lang)) is not None else {}
+    query.update(asked)
     if match is not None:
         query["match"] = match
     if game is not None:
@@ -141,7 +168,7 @@ def fetch_printout(
     # Not a play-off of the token's event: an event's own standings, then.
     event = _request(
         f"{base}/api/events/{quote(ident, safe='')}/print/standings.pdf?"
-        f"{urlencode({'paper': paper})}", token,
+        f"{urlencode({'paper': paper, **asked})}", token,
     )
     try:
         return _read(event)

@@ -17,6 +17,7 @@ from orchestrator.views.hall.bracket import bracket
 from orchestrator.views.hall.models import BracketMatch
 from playoff_formats.schedule import UnitStatus
 from playoff_formats.schedule.words import instant
+from playoff_formats.speech import marked, tr
 
 __all__ = ["BRACKET_STYLE", "bracket_body", "schedule_body"]
 
@@ -31,9 +32,9 @@ table.schedule td:first-child { white-space: nowrap; }
 """
 
 _STATUS = {
-    UnitStatus.PLAYED: "played",
-    UnitStatus.RUNNING: "in play",
-    UnitStatus.PLANNED: "planned",
+    UnitStatus.PLAYED: marked("played"),
+    UnitStatus.RUNNING: marked("in play"),
+    UnitStatus.PLANNED: marked("planned"),
 }
 
 
@@ -41,7 +42,8 @@ def _match(words: Words, shown: BracketMatch, *, alone: bool) -> str:
     playoff = words.state.chess
     match = playoff.match(shown.id)
     numbers = [g.number for g in playoff.games_of(match.id)]
-    headers = ["Seed", "Player", *(f"Game {n}" for n in numbers), "Total", ""]
+    headers = [tr("Seed"), tr("Player"), *(tr("Game {game}", game=n) for n in numbers),
+               tr("Total"), ""]
     rows, marked = [], []
     for side in shown.players:
         marks = {m.game: m.text for m in side.marks}
@@ -59,7 +61,9 @@ def _match(words: Words, shown: BracketMatch, *, alone: bool) -> str:
     parts = [] if alone else [f"<h4>{esc(shown.name)}</h4>"]
     if not shown.bye:
         view = match_view(words.console, match)
-        parts.append(f'<p class="small">Board {match.number} · {esc(view.time_control)}</p>')
+        said = tr("Board {board} · {time_control}", board=match.number,
+                  time_control=view.time_control)
+        parts.append(f'<p class="small">{esc(said)}</p>')
     parts.append(grid)
     if shown.decision:
         parts.append(f"<p><b>{esc(shown.decision)}</b></p>")
@@ -67,7 +71,7 @@ def _match(words: Words, shown: BracketMatch, *, alone: bool) -> str:
 
 
 def bracket_body(words: Words) -> str:
-    parts = ["<h2>Bracket</h2>"]
+    parts = [f"<h2>{esc(tr('Bracket'))}</h2>"]
     for shown in bracket(words.hall, words.state.chess):
         parts.append(f'<h3 class="round">{esc(shown.name)} <span class="muted small">'
                      f"({esc(shown.status)})</span></h3>")
@@ -81,16 +85,17 @@ def schedule_body(words: Words, plan: ScheduleView | None = None) -> str:
     shown = plan if plan is not None else schedule_view(words.console)
     offset: tzinfo = words.state.zone
     first = shown.games[0].start if shown.games else words.console.ctx.now
-    parts = [f"<h2>Schedule <span class=\"muted small\">(the hall's time, "
-             f"{esc(hall_zone(offset, first))})</span></h2>"]
+    zone = tr("(the hall's time, {zone})", zone=hall_zone(offset, first))
+    parts = [f'<h2>{esc(tr("Schedule"))} <span class="muted small">{esc(zone)}</span></h2>']
     if shown.error is not None:
-        parts.append(f'<p class="note">No schedule: {esc(shown.error)}.</p>')
+        said = tr("No schedule: {reason}.", reason=shown.error)
+        parts.append(f'<p class="note">{esc(said)}</p>')
         return "".join(parts)
     days: dict[str, list[list[str]]] = {}
     for g in shown.games:
-        state = _STATUS[g.status]
+        state = tr(_STATUS[g.status])
         if g.tentative and g.status is UnitStatus.PLANNED:
-            state = "if needed"
+            state = tr("if needed")
         days.setdefault(day(g.start, offset), []).append([
             f"{instant(g.start, offset)}–{instant(g.end, offset)}",
             g.title, g.players, g.time_control or "", state,
@@ -98,15 +103,20 @@ def schedule_body(words: Words, plan: ScheduleView | None = None) -> str:
     for when, rows in days.items():
         parts.append(f"<h3>{esc(when)}</h3>")
         parts.append(table(
-            ["Time", "Game", "Players", "Time control", ""], rows,
+            [tr("Time"), tr("Game"), tr("Players"), tr("Time control"), ""], rows,
             classes="grid condensed schedule", widths=["24mm", "", "", "", "17mm"],
         ))
     if shown.deadline is not None:
-        fits = f": the schedule {shown.fits_text}" if shown.fits_text else ""
-        parts.append(
-            f'<p class="note">Deadline {esc(instant(shown.deadline, offset))}, '
-            f"{esc(day(shown.deadline, offset))}{esc(fits)}.</p>"
-        )
+        parts.append(f'<p class="note">{esc(_deadline(shown, offset))}</p>')
     for warning in shown.warnings:
         parts.append(f'<p class="note small">{esc(warning)}</p>')
     return "".join(parts)
+
+
+def _deadline(shown: ScheduleView, offset: tzinfo) -> str:
+    """The deadline at the hall's time of day, and whether the schedule keeps it."""
+    assert shown.deadline is not None
+    at = {"time": instant(shown.deadline, offset), "day": day(shown.deadline, offset)}
+    if shown.fits_text:
+        return tr("Deadline {time}, {day}: the schedule {fits}.", fits=shown.fits_text, **at)
+    return tr("Deadline {time}, {day}.", **at)

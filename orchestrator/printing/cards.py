@@ -9,6 +9,7 @@ from orchestrator.printing.games import GameSheet
 from orchestrator.printing.layout import esc
 from orchestrator.views.hall.core import family
 from orchestrator.views.hall.models import PlayerLabel
+from playoff_formats.speech import tr
 
 __all__ = ["CARD_STYLE", "cards_body"]
 
@@ -28,7 +29,7 @@ section.card:last-child { break-after: auto; }
 
 def _names(label: PlayerLabel) -> tuple[str, str]:
     """The family name, in large type, and the rest of the name under it."""
-    name = label.name or "to be decided"
+    name = label.name or tr("to be decided")
     first = family(name)
     rest = name[len(first):].strip(" ,") if name.startswith(first) else ""
     return first, rest
@@ -36,7 +37,7 @@ def _names(label: PlayerLabel) -> tuple[str, str]:
 
 def _side(label: PlayerLabel, colour: str | None) -> str:
     big, small = _names(label)
-    seed = f"Seed {label.seed}" if label.seed is not None else ""
+    seed = tr("Seed {seed}", seed=label.seed) if label.seed is not None else ""
     return (
         '<div class="side">'
         + (f'<p class="colour">{esc(colour)}</p>' if colour else "")
@@ -50,7 +51,7 @@ def _side(label: PlayerLabel, colour: str | None) -> str:
 def card(sheet: GameSheet) -> str:
     """The card of a board: its match's players, as they sit for ``sheet``'s game."""
     if sheet.white is not None and sheet.black is not None:
-        sides = _side(sheet.white, "White") + _side(sheet.black, "Black")
+        sides = _side(sheet.white, tr("White")) + _side(sheet.black, tr("Black"))
         colours = ""
     else:
         sides = "".join(_side(p, None) for p in sheet.players)
@@ -58,7 +59,7 @@ def card(sheet: GameSheet) -> str:
     control = f" · {sheet.control}" if sheet.control is not None else ""
     return (
         '<section class="card">'
-        f'<p class="board">Board {sheet.board}</p>'
+        f'<p class="board">{esc(tr("Board {board}", board=sheet.board))}</p>'
         f'<p class="round">{esc(sheet.stage)}</p>'
         f"{sides}{colours}"
         f'<p class="next">{esc(sheet.title)}{esc(control)}</p>'

@@ -6,6 +6,9 @@ A printout that cannot be made now is refused with the reason
 (:class:`~playoff_formats.errors.PlayoffError`): the placings before the play-off has
 its champion, a game or board it does not have, slips or cards while no game to play
 has its players known.
+
+Each is worded in the language in force when it is built (``speaking``): the door
+that prints it (the API, ``playoff print``) says which.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from orchestrator.printing.standings import (
 from orchestrator.views.printable import PRINTOUTS, print_refusal
 from playoff_formats.errors import PlayoffError
 from playoff_formats.regulations import Regulation, get_regulation
+from playoff_formats.speech import tr
 from playoff_formats.standings import Standings
 
 __all__ = ["printout_html", "standings_document"]
@@ -40,7 +44,7 @@ def printout_html(
     state = sources.playoff
     event = sources.event.event
     printed = printed_at(sources.now, sources.zone)
-    title = f"{PRINTOUTS[what]}: {event.name}"
+    title = _title(what, event.name)
     if what == "standings" or state is None:
         try:
             regulation = get_regulation(event.regulation)
@@ -51,7 +55,7 @@ def printout_html(
     if refusal is not None:
         raise PlayoffError(refusal)
     words = Words(state, view_context(sources, state))
-    heading = [f"Play-off · {' · '.join(s.name for s in state.chess.stages)}"]
+    heading = [tr("Play-off · {stages}", stages=" · ".join(s.name for s in state.chess.stages))]
     if what == "slips":
         keys = [one_game(words, match, game)] if match is not None and game is not None else [
             key for key in game_keys(words) if match is None or key[0] == match
@@ -77,10 +81,14 @@ def standings_document(
     more criteria than stand on it."""
     named = getattr(regulation, "title", None) or result.regulation
     return document(
-        f"{PRINTOUTS['standings']}: {name}", [f"Main event · {named}"],
+        _title("standings", name), [tr("Main event · {regulation}", regulation=named)],
         standings_body(result, regulation), paper, printed, style=STANDINGS_STYLE,
         landscape=criteria_count(result, regulation) > WIDE,
     )
+
+
+def _title(what: str, event: str) -> str:
+    return tr("{printout}: {event}", printout=tr(PRINTOUTS[what]), event=event)
 
 
 def _boards(words: Words, match: int | None) -> list[GameSheet]:
@@ -97,11 +105,11 @@ def _boards(words: Words, match: int | None) -> list[GameSheet]:
 def _nothing_to_play(words: Words, match: int | None) -> str:
     if match is not None:
         words.state.chess.match(match)  # no such match: said as the play-off says it
-        return (
-            f"match {match} has no game to play with its players known: its games are "
-            "played, or its players are still to be decided"
+        return tr(
+            "match {match} has no game to play with its players known: its games are "
+            "played, or its players are still to be decided", match=match,
         )
-    return (
+    return tr(
         "no game is left to play with its players known: the play-off's games are played, "
         "or their players are still to be decided"
     )

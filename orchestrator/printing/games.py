@@ -25,6 +25,7 @@ from playoff_formats.model import Colour
 from playoff_formats.playoff import GameKind, Match
 from playoff_formats.schedule import PlannedGame, UnitKind
 from playoff_formats.schedule.words import instant
+from playoff_formats.speech import tr
 from playoff_formats.timecontrol import TimeControl
 from playoff_formats.words import clock_minutes
 
@@ -106,11 +107,15 @@ def one_game(words: Words, match: int, game: int) -> GameKey:
     played = sorted({m for m, _ in keys})
     if match not in played:
         listed = ", ".join(str(m) for m in played)
-        raise PlayoffError(f"this play-off has no match {match} to play: its matches are {listed}")
+        raise PlayoffError(tr(
+            "this play-off has no match {match} to play: its matches are {matches}",
+            match=match, matches=listed,
+        ))
     games = ", ".join(str(g) for m, g in keys if m == match)
-    raise PlayoffError(
-        f"match {match} has no game {game}, played or planned: its games are {games}"
-    )
+    raise PlayoffError(tr(
+        "match {match} has no game {game}, played or planned: its games are {games}",
+        match=match, game=game, games=games,
+    ))
 
 
 def game_sheet(words: Words, key: GameKey) -> GameSheet:
@@ -127,12 +132,10 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
     ladder = rules.stage_of(number)
     if ladder is not None and len(rules.stages) > 1:
         stage += f" · {ladder.name}"
-    title = f"Match {match.id} ({words.hall.match_names[match.id]}) · Game {number}"
     decider = rules.decider
-    if kind.decider and decider is not None:
-        title += f" · {decider.name}"
-    if planned is not None and planned.tentative:
-        title += " (if needed)"
+    title = _title(match, number, words.hall.match_names[match.id],
+                   decider.name if kind.decider and decider is not None else None,
+                   planned is not None and planned.tentative)
     if game is not None and game.result is not None:
         where: Literal["played", "in play", "to play"] = "played"
     elif key in state.started_at:
@@ -142,8 +145,11 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
     start = state.started_at.get(key) or (planned.start if planned is not None else None)
     when = None
     if start is not None:
-        said = "Started" if key in state.started_at else "Planned start"
-        when = f"{said} {instant(start, state.zone)}, {day(start, state.zone)}"
+        at = {"time": instant(start, state.zone), "day": day(start, state.zone)}
+        when = (
+            tr("Started {time}, {day}", **at) if key in state.started_at
+            else tr("Planned start {time}, {day}", **at)
+        )
     white: PlayerLabel | None = None
     black: PlayerLabel | None = None
     if game is not None and game.white is not None and game.black is not None:
@@ -161,11 +167,17 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
     control = state.time_control(match, number)
     terms = None
     if kind is GameKind.ARMAGEDDON and decider is not None and control is not None:
-        rule = f" ({decider.draw_citation})" if decider.draw_citation else ""
+        said = {
+            "decider": decider.name,
+            "white": clock_minutes(control.initial_ms(Colour.WHITE)),
+            "black": clock_minutes(control.initial_ms(Colour.BLACK)),
+            "draw": draw_rule(decider.draw_means),
+        }
         terms = (
-            f"{decider.name}: White {clock_minutes(control.initial_ms(Colour.WHITE))} · "
-            f"Black {clock_minutes(control.initial_ms(Colour.BLACK))} · "
-            f"{draw_rule(decider.draw_means)}{rule}"
+            tr("{decider}: White {white} · Black {black} · {draw} ({rule})",
+               rule=decider.draw_citation, **said)
+            if decider.draw_citation
+            else tr("{decider}: White {white} · Black {black} · {draw}", **said)
         )
     return GameSheet(
         match=match, number=number, kind=kind, stage=stage, title=title,
@@ -174,10 +186,23 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
     )
 
 
+def _title(match: Match, number: int, name: str, decider: str | None, tentative: bool) -> str:
+    """The game as a slip and a card name it: "Match 1 (Seeds 2 v 3) · Game 3 ·
+    Armageddon (if needed)"."""
+    said = {"match": match.id, "name": name, "game": number, "decider": decider}
+    if decider is not None and tentative:
+        return tr("Match {match} ({name}) · Game {game} · {decider} (if needed)", **said)
+    if decider is not None:
+        return tr("Match {match} ({name}) · Game {game} · {decider}", **said)
+    if tentative:
+        return tr("Match {match} ({name}) · Game {game} (if needed)", **said)
+    return tr("Match {match} ({name}) · Game {game}", **said)
+
+
 def increment_text(control: TimeControl) -> str:
     """The increment and the move it starts from, said in full: "+5 s from move 1"."""
     said = control.increment_words()
     stage = control.white[0]
     if stage.increment_ms and stage.increment_from_move == 1:
-        said += " from move 1"
+        said = tr("{increment} from move 1", increment=said)
     return said

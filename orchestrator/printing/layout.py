@@ -7,17 +7,23 @@ Sans, read from Debian's ``fonts-dejavu-core`` (:mod:`.render`): it has the Lati
 letters with their accents (Uzbek's ``oʻ`` and ``gʻ`` too), Cyrillic and Greek, and
 the figures and signs the sheets use (½, ′, ″, –, ·, ☐). Long names wrap where
 they must rather than run off the page.
+
+Every word the page says is in the language in force (``speaking``): the page's
+``lang``, its foot line, and its dates, whose weekday and month Babel names in that
+language.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, tzinfo
 from enum import StrEnum
 
 from orchestrator.printing.render import FONT_DIR, FONT_FILES
 from playoff_formats.schedule.words import local
+from playoff_formats.speech import spoken, tr
 
 __all__ = [
     "BOX",
@@ -79,7 +85,7 @@ _STYLE = """
     font-family: "Sheet Sans"; font-size: 7.5pt; color: #444;
   }
   @bottom-right {
-    content: "page " counter(page) " of " counter(pages);
+    content: %(folio)s;
     font-family: "Sheet Sans"; font-size: 7.5pt; color: #444;
   }
 }
@@ -119,16 +125,35 @@ def document(
     the paper turned, for a table too wide to stand."""
     bottom = MARGIN_MM + 4  # the foot line sits in the margin, clear of the edge
     size = f"{paper.css} landscape" if landscape else paper.css
-    css = _STYLE % {"size": size, "margin": MARGIN_MM, "bottom": bottom}
+    css = _STYLE % {"size": size, "margin": MARGIN_MM, "bottom": bottom, "folio": _folio()}
     lines = "".join(f"<p>{esc(line)}</p>" for line in heading if line)
     return (
         "<!doctype html>\n"
-        f'<html lang="en"><head><meta charset="utf-8"><title>{esc(title)}</title>'
+        f'<html lang="{esc(spoken().code)}"><head><meta charset="utf-8"><title>{esc(title)}</title>'
         f"<style>\n{_font_faces()}\n{css}\n{style}\n</style></head><body>"
         f'<header class="sheet"><h1 class="sheet-title">{esc(title)}</h1>{lines}'
         f'<p class="muted small">{esc(printed)}</p></header>'
         f"{body}</body></html>"
     )
+
+
+_COUNTER = re.compile(r"\{(page|pages)\}")
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _folio() -> str:
+    """The foot line's "page 2 of 5" as CSS ``content``: the words a language puts
+    around the numbers, and the page counters where it puts them."""
+    said = tr("page {page} of {pages}", page="{page}", pages="{pages}")
+    parts = _COUNTER.split(said)
+    content = [
+        f"counter({part})" if i % 2 else _css_string(part)
+        for i, part in enumerate(parts) if i % 2 or part
+    ]
+    return " ".join(content)
 
 
 def table(
@@ -182,16 +207,28 @@ def hall_zone(zone: tzinfo, at: datetime) -> str:
     return f"{name}, {text}" if name else text
 
 
+_ENGLISH_DAY = "EEEE d MMMM y"
+"""English's date, as the printouts have always written it: ``Saturday 28 June 2025``."""
+
+
 def day(moment: datetime, zone: tzinfo) -> str:
-    """The hall's date of an instant: ``Saturday 28 June 2025``."""
-    at = local(moment, zone)
-    return f"{at:%A} {at.day} {at:%B %Y}"
+    """The hall's date of an instant, in the language in force: ``Saturday 28 June
+    2025``, ``sábado, 28 de junio de 2025``, ``суббота, 28 июня 2025 г.``."""
+    from babel.dates import format_date
+
+    at = local(moment, zone).date()
+    code = spoken().code
+    # English and its pseudo-language (a figure, not a message) keep the date as written;
+    # every other language writes it in full as its own custom has it.
+    if code.split("-")[0] == "en":
+        return format_date(at, _ENGLISH_DAY, locale="en")
+    return format_date(at, "full", locale=code.replace("-", "_"))
 
 
 def printed_at(now: datetime, zone: tzinfo) -> str:
     """When the printout was made, as the hall's clock read then."""
     at = local(now, zone)
-    return (
-        f"Printed {day(now, zone)} at {at:%H:%M} "
-        f"(the hall's time, {hall_zone(zone, now)})"
+    return tr(
+        "Printed {day} at {time} (the hall's time, {zone})",
+        day=day(now, zone), time=f"{at:%H:%M}", zone=hall_zone(zone, now),
     )

@@ -11,6 +11,7 @@ from orchestrator.views.printable import PLACINGS_WAIT
 from playoff_formats.errors import PlayoffError
 from playoff_formats.placings import PLACES_NOTE
 from playoff_formats.playoff import champion
+from playoff_formats.speech import tr
 
 __all__ = ["placings_body"]
 
@@ -19,22 +20,22 @@ def placings_body(words: Words) -> str:
     rows = placing_rows(words.console)
     winner = champion(words.state.chess)
     if rows is None or winner is None:
-        raise PlayoffError(PLACINGS_WAIT)
+        raise PlayoffError(tr(PLACINGS_WAIT))
     # The columns the organiser gave amounts for.
     prizes = bool(words.state.prizes)
     points = bool(words.state.points)
-    headers = ["Place", "Player", "Score"]
+    headers = [tr("Place"), tr("Player"), tr("Score")]
     figures = [True, False, True]
     widths = ["12mm", "", "12mm"]
     if prizes:
-        headers.append("Prize")
+        headers.append(tr("Prize"))
         figures.append(True)
         widths.append("22mm")
     if points:
-        headers.append("Tour points")
+        headers.append(tr("Tour points"))
         figures.append(True)
         widths.append("18mm")
-    headers.append("Place from")
+    headers.append(tr("Place from"))
     widths.append("58mm")
     cells = []
     for r in rows:
@@ -46,7 +47,8 @@ def placings_body(words: Words) -> str:
         line.append(r.basis)
         cells.append(line)
     return "".join([
-        f"<h2>Champion: {esc(words.console.name(winner))}</h2>",
+        f"<h2>{esc(tr('Champion: {player}', player=words.console.name(winner)))}</h2>",
         table(headers, cells, figures=figures, classes="grid condensed", widths=widths),
-        f'<p class="note small">{esc(PLACES_NOTE)}</p>',
+        # The note is the placings' own, marked where it is written.
+        f'<p class="note small">{esc(tr(PLACES_NOTE))}</p>',
     ])

@@ -14,6 +14,7 @@ from orchestrator.printing.games import GameSheet, increment_text
 from orchestrator.printing.layout import BOX, esc
 from orchestrator.views.hall.models import PlayerLabel
 from playoff_formats.model import Result
+from playoff_formats.speech import tr
 from playoff_formats.words import result_written
 
 __all__ = ["SLIP_STYLE", "slips_body"]
@@ -46,63 +47,70 @@ table.signatures td { border-top: 0.75pt solid #000; padding-top: 1mm; width: 33
 
 
 def _player(label: PlayerLabel) -> str:
-    return label.name or "to be decided"
+    return label.name or tr("to be decided")
 
 
 def _seed(label: PlayerLabel) -> str:
-    return f"seed {label.seed}" if label.seed is not None else ""
+    return tr("seed {seed}", seed=label.seed) if label.seed is not None else ""
+
+
+def _facts(event: str, sheet: GameSheet) -> list[tuple[str, str]]:
+    """What the slip says of the game, each fact with its label."""
+    facts = [
+        (tr("Event"), tr("{event} · play-off", event=event)),
+        (tr("Stage"), sheet.stage),
+        (tr("Game"), sheet.title),
+        (tr("Board"), str(sheet.board)),
+    ]
+    if sheet.start is not None:
+        facts.append((tr("Time"), sheet.start))
+    if sheet.control is not None:
+        facts.append((tr("Time control"), str(sheet.control)))
+        facts.append((tr("Increment"), increment_text(sheet.control)))
+    if sheet.decider is not None:
+        facts.append((tr("Terms"), sheet.decider))
+    return facts
 
 
 def slip(event: str, sheet: GameSheet) -> str:
     """One game's slip."""
-    facts = [
-        ("Event", f"{event} · play-off"),
-        ("Stage", sheet.stage),
-        ("Game", sheet.title),
-        ("Board", str(sheet.board)),
-    ]
-    if sheet.start is not None:
-        facts.append(("Time", sheet.start))
-    if sheet.control is not None:
-        facts.append(("Time control", str(sheet.control)))
-        facts.append(("Increment", increment_text(sheet.control)))
-    if sheet.decider is not None:
-        facts.append(("Terms", sheet.decider))
-    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in facts)
+    rows = "".join(
+        f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in _facts(event, sheet)
+    )
     if sheet.white is not None and sheet.black is not None:
-        sides = [("White", sheet.white), ("Black", sheet.black)]
+        sides = [(tr("White"), sheet.white), (tr("Black"), sheet.black)]
         players = "".join(
-            f'<tr><td class="colour">{colour}</td><td class="name">{esc(_player(p))}</td>'
+            f'<tr><td class="colour">{esc(colour)}</td><td class="name">{esc(_player(p))}</td>'
             f'<td class="seed">{esc(_seed(p))}</td></tr>'
             for colour, p in sides
         )
         colours = ""
-        signers = [f"White: {_player(sheet.white)}", f"Black: {_player(sheet.black)}"]
+        signers = [tr("White: {player}", player=_player(sheet.white)),
+                   tr("Black: {player}", player=_player(sheet.black))]
     else:
         players = "".join(
-            f'<tr><td class="colour">{BOX} White<br>{BOX} Black</td>'
+            f'<tr><td class="colour">{BOX} {esc(tr("White"))}<br>{BOX} {esc(tr("Black"))}</td>'
             f'<td class="name">{esc(_player(p))}</td><td class="seed">{esc(_seed(p))}</td></tr>'
             for p in sheet.players
         )
-        colours = (
-            f'<p class="colours small">{esc(sheet.colours or "")}: tick each player\'s '
-            "colour once it is known.</p>"
-        )
+        said = tr("{rule}: tick each player's colour once it is known.",
+                  rule=sheet.colours or "")
+        colours = f'<p class="colours small">{esc(said)}</p>'
         signers = [_player(p) for p in sheet.players]
     results = "".join(
         f'<span class="box">{BOX} {esc(result_written(r))}</span>'
         for r in (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
     )
     signatures = "".join(
-        f"<td>{esc(who)}</td>" for who in [*signers, "Arbiter"]
+        f"<td>{esc(who)}</td>" for who in [*signers, tr("Arbiter")]
     )
     return (
         '<section class="slip">'
-        f'<div class="slip-head"><span class="what">Result slip</span>'
-        f'<span class="board">Board {sheet.board}</span></div>'
+        f'<div class="slip-head"><span class="what">{esc(tr("Result slip"))}</span>'
+        f'<span class="board">{esc(tr("Board {board}", board=sheet.board))}</span></div>'
         f'<table class="facts">{rows}</table>'
         f'<table class="players">{players}</table>{colours}'
-        f'<div class="results"><b>Result:</b> {results}</div>'
+        f'<div class="results"><b>{esc(tr("Result:"))}</b> {results}</div>'
         f'<table class="signatures"><tr>{signatures}</tr></table>'
         "</section>"
     )

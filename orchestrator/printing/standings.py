@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from orchestrator.printing.layout import esc, table
 from playoff_formats.regulations import Regulation
+from playoff_formats.speech import tr
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.columns import NOT_APPLIED_NOTE, TIES_HEADING, standings_table
 
@@ -41,15 +42,16 @@ def standings_body(result: Standings, regulation: Regulation | None) -> str:
         row_classes=["playoff" if row.playoff else "" for row in result.rows],
     )
     parts = [grid]
+    # The note and the heading are the standings' own, marked where they are written.
     if shown.not_applied:
-        parts.append(f'<p class="note small">{esc(NOT_APPLIED_NOTE)}</p>')
+        parts.append(f'<p class="note small">{esc(tr(NOT_APPLIED_NOTE))}</p>')
     if result.playoff:
         parts.append(
-            f'<p class="note"><b>Play-off:</b> {esc(", ".join(_names(result)))}</p>'
+            f'<p class="note"><b>{esc(tr("Play-off:"))}</b> {esc(", ".join(_names(result)))}</p>'
         )
     if result.explanation:
         lines = "".join(f"<li>{esc(line)}</li>" for line in result.explanation)
-        parts.append(f"<h3>{esc(TIES_HEADING)}</h3><ul class=\"lines\">{lines}</ul>")
+        parts.append(f"<h3>{esc(tr(TIES_HEADING))}</h3><ul class=\"lines\">{lines}</ul>")
     return "".join(parts)
 
 

@@ -7,6 +7,9 @@ cards, the event's standings, its bracket and schedule, and its placings and pri
 an event before its play-off prints its standings. Each PDF is laid out for A4 or
 US Letter (``?paper=``). The addresses are the API's, read with the console's own
 token, sent as a header.
+
+The menu is worded in the language in force when it is built (the console's); the
+titles and refusals are marked here and said with ``tr`` where they are shown.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from orchestrator.core.reasons import not_final
 from orchestrator.core.state import EventState, PlayoffState
 from playoff_formats.playoff import champion
+from playoff_formats.speech import marked, tr
 
 __all__ = [
     "EXTRA_BOARDS_PRINT",
@@ -31,22 +35,22 @@ __all__ = [
 ]
 
 PRINTOUTS: dict[str, str] = {
-    "slips": "Result slips",
-    "cards": "Board cards",
-    "standings": "Standings",
-    "bracket": "Bracket and schedule",
-    "placings": "Placings and prizes",
+    "slips": marked("Result slips"),
+    "cards": marked("Board cards"),
+    "standings": marked("Standings"),
+    "bracket": marked("Bracket and schedule"),
+    "placings": marked("Placings and prizes"),
 }
 """What a play-off prints (the ``{what}`` of its address), by its title."""
 
-PAPERS: dict[str, str] = {"a4": "A4", "letter": "US Letter"}
+PAPERS: dict[str, str] = {"a4": marked("A4"), "letter": marked("US Letter")}
 """The papers a printout is laid out for (``?paper=``), by their names."""
 
-PLACINGS_WAIT = (
+PLACINGS_WAIT = marked(
     "the placings and prizes are printed once the play-off has its champion: until then "
     "the play-off's players have no final place"
 )
-EXTRA_BOARDS_PRINT = (
+EXTRA_BOARDS_PRINT = marked(
     "bridge extra boards have no chess games, bracket or placings to print: print the "
     "event's standings"
 )
@@ -92,33 +96,34 @@ def print_refusal(state: PlayoffState, what: str) -> str | None:
     if what == "standings":
         return None
     if state.playoff is None:
-        return EXTRA_BOARDS_PRINT
+        return tr(EXTRA_BOARDS_PRINT)
     if what == "placings" and champion(state.playoff) is None:
-        return PLACINGS_WAIT
+        return tr(PLACINGS_WAIT)
     return None
 
 
 def _papers() -> list[PaperChoice]:
-    return [PaperChoice(value=value, label=label) for value, label in PAPERS.items()]
+    return [PaperChoice(value=value, label=tr(label)) for value, label in PAPERS.items()]
 
 
 def playoff_print_menu(state: PlayoffState, games: list[tuple[int, int, str]]) -> PrintMenu:
     """The play-off's Print menu; ``games``: (match, game, title) of each game of the
     schedule, for one game's slip each."""
     entries = [
-        PrintEntry(what=what, label=label, path=print_path(state.id, what),
+        PrintEntry(what=what, label=tr(label), path=print_path(state.id, what),
                    refusal=print_refusal(state, what))
         for what, label in PRINTOUTS.items()
     ]
     slips = [] if state.playoff is None else [
         PrintEntry(
-            what="slips", label=f"Result slip: {title}",
+            what="slips", label=tr("Result slip: {game}", game=title),
             path=f"{print_path(state.id, 'slips')}?match={match}&game={game}",
         )
         for match, game, title in games
     ]
     return PrintMenu(
-        words=(
+        title=tr("Print"),
+        words=tr(
             "PDFs to print for the hall: result slips for the players to sign, cards for "
             "the tables, the standings, the bracket and schedule for the wall, and the "
             "placings the prizes are paid against."
@@ -130,10 +135,11 @@ def playoff_print_menu(state: PlayoffState, games: list[tuple[int, int, str]]) -
 def event_print_menu(state: EventState) -> PrintMenu:
     """The event's Print menu: its standings, once no game is pending."""
     return PrintMenu(
-        words="The standings, with every tie split explained, to post on the wall.",
+        title=tr("Print"),
+        words=tr("The standings, with every tie split explained, to post on the wall."),
         papers=_papers(),
         entries=[PrintEntry(
-            what="standings", label=PRINTOUTS["standings"],
+            what="standings", label=tr(PRINTOUTS["standings"]),
             path=f"/api/events/{state.id}/print/standings.pdf",
             refusal=not_final(state) if state.pending else None,
         )],

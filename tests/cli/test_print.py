@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from orchestrator.core.timesource import ManualTime
+from playoff_formats.speech import pseudo
 from tests.support import ROOT, pdf
 from tests.support.cli import playoff, unwrapped
 from tests.support.printing import ACCENTED, CYRILLIC, GREEK, HALL, UZBEK, printing_setup
@@ -186,3 +187,31 @@ def test_a_log_of_an_older_schema_is_refused_not_brought_up_to_date(tmp_path: Pa
     assert unwrapped("event log schema version 1, not this program's") in unwrapped(run.stderr)
     assert unwrapped("serve it once with this program") in unwrapped(run.stderr)
     assert digest(db) == before
+
+
+def test_a_printout_in_the_language_asked_for(logged: Logged, tmp_path: Path) -> None:
+    out = tmp_path / "slips.pdf"
+    run = playoff("print", logged.playoff_id, "slips", "--db", str(logged.db), "--lang",
+                  "en-XA", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    text = pdf.text(out.read_bytes())
+    assert pseudo("Result slip") in text and "Result slip" not in text
+    # The hall's dates with the language's names of the days and months.
+    run = playoff("print", logged.playoff_id, "slips", "--db", str(logged.db), "--lang", "es",
+                  "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "sábado, 28 de junio de 2025" in pdf.text(out.read_bytes())
+    with running_server(logged.db, ManualTime(), settings=HALL) as server:
+        run = playoff("print", logged.event_id, "standings", "--service", server.base_url,
+                      "--token", logged.arbiter, "--lang", "en-XA", "-o", str(out))
+        assert run.returncode == 0, run.stderr
+    assert pseudo("Standings") in pdf.text(out.read_bytes())
+
+
+def test_a_language_the_service_does_not_speak_is_refused(logged: Logged, tmp_path: Path) -> None:
+    run = playoff("print", logged.playoff_id, "slips", "--db", str(logged.db), "--lang", "xx",
+                  "-o", str(tmp_path / "x.pdf"))
+    assert run.returncode == 2
+    assert unwrapped("--lang xx: not a language the service speaks; it speaks en, es, fr, de, "
+                     "ru, en-XA") in unwrapped(run.stderr)
+    assert not (tmp_path / "x.pdf").exists()
