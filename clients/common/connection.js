@@ -57,14 +57,17 @@ export class PlayoffConnection {
    *                                       is not a loss; each view says all it shows
    * @param {number} [options.pingMs]      how often this page pings: a board, which
    *                                       stamps presses, measures its offset more often
+   * @param {() => string} [options.language] the language its views are worded in (read
+   *                                       at each hello); none: its key's
    */
   constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false,
-    pingMs = CLIENT_PING_MS }) {
+    pingMs = CLIENT_PING_MS, language = null }) {
     this.playoffId = playoffId;
     this.token = token;
     this.client = client;
     this.viewKind = view;
     this.screen = screen;
+    this.language = language;
     // This page's own id, the same in every hello: a reconnection replaces the
     // connection the server may still hold for it, never another screen's.
     this.instance = (globalThis.crypto && crypto.randomUUID)
@@ -155,6 +158,8 @@ export class PlayoffConnection {
         instance: this.instance,
       };
       if (this.screen) hello.screen = this.screen;
+      const language = this.language && this.language();
+      if (language) hello.language = language;
       sock.send(JSON.stringify({ t: "hello", d: hello }));
     };
     sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };
