@@ -57,9 +57,11 @@ export class PlayoffConnection {
    *                                       is not a loss; each view says all it shows
    * @param {number} [options.pingMs]      how often this page pings: a board, which
    *                                       stamps presses, measures its offset more often
-   * @param {string|null} [options.language] the language to word the views in (a
-   *                                       page's ?lang=); null: its key's. The welcome
-   *                                       says the one in force (event "welcome")
+   * @param {string|(() => string)|null} [options.language] the language to word the
+   *                                       views in (a screen's ?lang=, a console's
+   *                                       switch: a function is read at each hello);
+   *                                       none: its key's. The welcome says the one in
+   *                                       force (event "welcome")
    */
   constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false,
     pingMs = CLIENT_PING_MS, language = null }) {
@@ -68,6 +70,7 @@ export class PlayoffConnection {
     this.client = client;
     this.viewKind = view;
     this.screen = screen;
+    this.language = language;
     // This page's own id, the same in every hello: a reconnection replaces the
     // connection the server may still hold for it, never another screen's.
     this.instance = (globalThis.crypto && crypto.randomUUID)
@@ -159,7 +162,8 @@ export class PlayoffConnection {
         instance: this.instance,
       };
       if (this.screen) hello.screen = this.screen;
-      if (this.language) hello.language = this.language;
+      const language = typeof this.language === "function" ? this.language() : this.language;
+      if (language) hello.language = language;
       sock.send(JSON.stringify({ t: "hello", d: hello }));
     };
     sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };

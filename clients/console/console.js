@@ -25,6 +25,7 @@ import {
   ControlRegistry, controlKey, controlPayload, controlState, fieldsToClear, fillLabel, formChoices,
   formPayload, refreshForm, waitText,
 } from "./controls.js";
+import { language, t, useLanguage } from "../common/words.js";
 import { patch } from "./patch.js";
 import {
   alertsHtml, changesHtml, commandsHtml, drawsHtml, nowHtml, overridesHtml, placingsHtml,
@@ -44,9 +45,14 @@ const SLOW_MS = 8000;            // a command unanswered this long says so
 const RESEND_MAX_AGE_MS = 30000; // a command older than this is not sent again on reconnection
 const CONFIRM_MS = 15000;        // a confirmation not given within this is withdrawn
 const ALERT_MS = 8000;           // an alert that asks for nothing goes after this
-const ROLES = { chief: "Chief arbiter", arbiter: "Arbiter" };
+const LANGUAGE_KEY = "arbiter-console:language";  // the language chosen on this console
 
 const $ = (id) => document.getElementById(id);
+
+/** Who this console is logged in as, by its key's role. */
+function roleWords(role) {
+  return ({ chief: t("Logged in: chief arbiter"), arbiter: t("Logged in: arbiter") })[role] || null;
+}
 
 const S = {
   token: sessionStorage.getItem(TOKEN_KEY),
@@ -65,6 +71,7 @@ const S = {
 
 const conn = new PlayoffConnection({
   playoffId: PLAYOFF, token: () => S.token || "", client: "arbiter-console", view: "arbiter",
+  language: () => language(),
 });
 
 // ------------------------------------------------------------------ alerts
@@ -72,28 +79,28 @@ const conn = new PlayoffConnection({
 function adviceFor(code) {
   switch (code) {
     case "conflict":
-      return "Nothing was changed. Check what the console shows now, and send the command again only if it still applies.";
+      return t("Nothing was changed. Check what the console shows now, and send the command again only if it still applies.");
     case "bad-command":
-      return "Nothing was changed. Correct the value named above and send it again.";
+      return t("Nothing was changed. Correct the value named above and send it again.");
     case "unauthorized":
-      return "Type a valid arbiter token (or the chief arbiter's) into “Arbiter or chief arbiter token” below, then press Connect.";
+      return t("Type a valid arbiter token (or the chief arbiter's) into “Arbiter or chief arbiter token” below, then press Connect.");
     case "display-key":
-      return "A display key is read-only: use it for the hall display. Here, type an arbiter or chief arbiter token below, then press Connect.";
+      return t("A display key is read-only: use it for the hall display. Here, type an arbiter or chief arbiter token below, then press Connect.");
     case "forbidden":
     case "read-only":
-      return "This token may not do that (is it a display key, or another event's token?). Connect with an arbiter or chief arbiter token.";
+      return t("This token may not do that (is it a display key, or another event's token?). Connect with an arbiter or chief arbiter token.");
     case "rate-limited":
-      return "Too many commands at once: wait a second and send it again.";
+      return t("Too many commands at once: wait a second and send it again.");
     case "unavailable":
-      return "The server cannot record anything for a moment (its database is restarting). Wait a few seconds and send the command again: it is recorded once.";
+      return t("The server cannot record anything for a moment (its database is restarting). Wait a few seconds and send the command again: it is recorded once.");
     case "network":
-      return "The server did not answer, so the command may not have arrived. Check the network and what the console shows before sending it again.";
+      return t("The server did not answer, so the command may not have arrived. Check the network and what the console shows before sending it again.");
     case "not-found":
-      return "The token is good: check the address of this page against the play-off named above.";
+      return t("The token is good: check the address of this page against the play-off named above.");
     case "already-pressed":
-      return "Nothing to do: the clock counted the press once.";
+      return t("Nothing to do: the clock counted the press once.");
     default:
-      return "Check the state shown, then try again; if it persists, tell the chief arbiter.";
+      return t("Check the state shown, then try again; if it persists, tell the chief arbiter.");
   }
 }
 
@@ -242,10 +249,10 @@ function fail(rec, code, reason, kind = null) {
   if (kind === "already-pressed") {
     // Pressed from another console at the same moment: counted once, nothing is wrong.
     rec.status = "already";
-    pushAlert(`${rec.label}: already pressed`, reason, kind, rec.key, "info");
+    pushAlert(t("{command}: already pressed", { command: rec.label }), reason, kind, rec.key, "info");
   } else {
     rec.status = "error";
-    pushAlert(`${rec.label}: refused`, reason, code, rec.key);
+    pushAlert(t("{command}: refused", { command: rec.label }), reason, code, rec.key);
   }
   render();
 }
@@ -256,7 +263,7 @@ function resendPending() {
   for (const rec of S.pending.values()) {
     if (rec.via !== "websocket") continue;
     if (localNow() - rec.sentAt > RESEND_MAX_AGE_MS) {
-      fail(rec, "network", "not confirmed before the connection dropped");
+      fail(rec, "network", t("not confirmed before the connection dropped"));
       continue;
     }
     conn.command(rec.payload, rec.id);
@@ -285,7 +292,7 @@ function render() {
   patch("commands", commandsHtml(S.log, SLOW_MS, localNow(), offset()));
   if (!view || view.view !== "arbiter") return;
   $("app").hidden = false;
-  document.title = `Arbiter · ${view.title}`;
+  document.title = t("Arbiter · {title}", { title: view.title });
   S.registry.clear();
   const parts = ui();
   patch("now", nowHtml(view, parts));
@@ -317,16 +324,18 @@ function renderHeader() {
   if (view && view.view === "arbiter") {
     setText($("title"), view.title);
     setText($("subtitle"), view.subtitle);
+  } else {
+    setText($("title"), t("Arbiter console"));
   }
   const who = $("who");
-  const role = S.token && conn.role ? ROLES[conn.role] : null;
+  const role = S.token && conn.role ? roleWords(conn.role) : null;
   who.hidden = !role;
-  setText(who, role ? `Logged in: ${role.toLowerCase()}` : "");
+  setText(who, role || "");
   who.dataset.role = role ? conn.role : "";
   const n = S.pending.size;
   const count = $("pending-count");
   count.hidden = n === 0;
-  setText(count, n ? `${n} pending…` : "");
+  setText(count, n ? t("{count} pending…", { count: n }) : "");
 }
 
 /** The clocks as they stand now, counted down locally from the server's values (frozen
@@ -342,7 +351,7 @@ function tick() {
   }
   for (const el of document.querySelectorAll("[data-until]")) {
     const left = Number(el.dataset.until) - at;
-    setText(el, left > 0 ? `in ${formatCountdown(left)}` : "");
+    setText(el, left > 0 ? t("in {time}", { time: formatCountdown(left) }) : "");
   }
   for (const el of document.querySelectorAll("[data-wait-until]")) {
     const text = waitText({ until_ms: el.dataset.waitUntil, text: el.dataset.waitText }, at);
@@ -372,22 +381,20 @@ function checkDraws(view) {
 
 function showStatus(state) {
   const pill = $("connection");
-  const shown = { live: ["live", "live"], reconnecting: ["off", "offline · reconnecting…"],
-    refused: ["refused", "refused"], connecting: ["connecting", "connecting…"] }[state]
-    || ["off", "not connected"];
+  const shown = { live: ["live", t("live")], reconnecting: ["off", t("offline · reconnecting…")],
+    refused: ["refused", t("refused")], connecting: ["connecting", t("connecting…")] }[state]
+    || ["off", t("not connected")];
   pill.dataset.state = S.token ? shown[0] : "off";
   pill.className = `pill pill-${shown[0] === "live" ? "live" : shown[0] === "refused" ? "bad" : "off"}`;
-  setText(pill, S.token ? shown[1] : "not connected");
+  setText(pill, S.token ? shown[1] : t("not connected"));
   if (state === "live") S.wasLive = true;
   const offline = Boolean(S.token) && S.wasLive && state !== "live" && conn.frozenAt !== null;
   document.body.classList.toggle("is-offline", offline);
   const banner = $("offline");
   banner.hidden = !offline;
   setText(banner, offline
-    ? "Connection lost: clocks shown may be behind. "
-      + `The server has not answered since ${hallTime(conn.frozenAt, offset(), true)}; the clocks `
-      + "show what they showed then and run on when the link is back. "
-      + "A command sent meanwhile goes over HTTP if the server can be reached, and stays pending until it answers."
+    ? t("Connection lost: clocks shown may be behind. The server has not answered since {time}; the clocks show what they showed then and run on when the link is back. A command sent meanwhile goes over HTTP if the server can be reached, and stays pending until it answers.",
+      { time: hallTime(conn.frozenAt, offset(), true) })
     : "");
 }
 
@@ -403,8 +410,8 @@ conn.on("clock", () => render());
 conn.on("status", (state) => {
   if (conn.role === "display" && S.token) {
     forget();
-    pushAlert("This is a display key, not an arbiter token",
-      "A display key only shows the hall display: it cannot run the arbiter console.",
+    pushAlert(t("This is a display key, not an arbiter token"),
+      t("A display key only shows the hall display: it cannot run the arbiter console."),
       "display-key", "connection");
     return;
   }
@@ -433,19 +440,19 @@ conn.on("event", (d) => {
 
 conn.on("error", (id, d) => {
   const rec = id ? S.pending.get(id) : null;
-  if (rec) fail(rec, d.code || "error", d.reason || "refused", d.kind || null);
-  else if (d.code !== "forbidden") pushAlert("The server refused a message", d.reason || "", d.code || "error", "frame");
+  if (rec) fail(rec, d.code || "error", d.reason || t("refused"), d.kind || null);
+  else if (d.code !== "forbidden") pushAlert(t("The server refused a message"), d.reason || "", d.code || "error", "frame");
 });
 
 conn.on("refused", (code, reason) => {
   if (code === 4401) {
     forget();
-    pushAlert("Token refused", reason, "unauthorized", "connection");
+    pushAlert(t("Token refused"), reason, "unauthorized", "connection");
   } else if (code === 4429) {
     forget();
-    pushAlert("Too many wrong tokens from this network", reason, "rate-limited", "connection");
+    pushAlert(t("Too many wrong tokens from this network"), reason, "rate-limited", "connection");
   } else {
-    pushAlert("Not this token's play-off", reason, "not-found", "connection");
+    pushAlert(t("Not this token's play-off"), reason, "not-found", "connection");
   }
 });
 
@@ -491,7 +498,7 @@ function onSpace(e) {
   e.preventDefault();
   if (e.repeat) return;
   if (presses.length > 1) {
-    pushAlert("Space bar: several clocks run", "Tap the clock to press: the space bar presses only while one clock runs.",
+    pushAlert(t("Space bar: several clocks run"), t("Tap the clock to press: the space bar presses only while one clock runs."),
       "keyboard", "keyboard");
     return;
   }
@@ -618,6 +625,52 @@ document.addEventListener("submit", (e) => {
   if (form.dataset.form) onSubmit(form, e.submitter);
 });
 
+// ------------------------------------------------------------------ language
+
+let languages = null;  // the languages the service speaks, once told
+let asking = null;     // the question, once asked
+
+/** The language this console asks for: the one chosen on it, else the browser's. A
+ * browser in English asks for nothing: the page is written in it. */
+function chosenLanguage() {
+  const asked = localStorage.getItem(LANGUAGE_KEY) || navigator.language || "en";
+  return /^en(?:$|[-_](?!xa$))/i.test(asked) ? "en" : asked;
+}
+
+/** The switch: the languages the service speaks (only the one spoken, until they are
+ * asked for), the one spoken chosen. */
+function showLanguages() {
+  const spoken = language();
+  const listed = languages || [{ code: spoken, name: spoken === "en" ? "English" : spoken }];
+  $("language").replaceChildren(...listed.map(
+    ({ code, name }) => new Option(name, code, code === spoken, code === spoken)));
+}
+
+/** Ask the service which languages it speaks, once: when the arbiter reaches for the
+ * switch, so that a console left in the browser's language reads nothing but its view. */
+function loadLanguages() {
+  if (asking) return;
+  asking = fetch("/api/languages")
+    .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
+    .then((data) => { languages = data.languages; showLanguages(); })
+    .catch(() => { asking = null; });  // asked again when the switch is reached for again
+}
+
+/** Speak `code` at once, here and on every console opened in this browser: the page's
+ * own words now, the view's once the server has worded it again for a new hello. */
+async function switchLanguage(code) {
+  localStorage.setItem(LANGUAGE_KEY, code);
+  await useLanguage(code);
+  showLanguages();
+  showStatus(conn.state);
+  showAlerts();
+  render();
+  if (S.token) {
+    conn.close();
+    start();
+  }
+}
+
 // ------------------------------------------------------------------ start
 
 function showLogin() {
@@ -665,5 +718,16 @@ setInterval(() => {
   renderPlan();  // the "now" line moves with the time
 }, 1000);
 
-if (S.token) start();
-else showLogin();
+const switcher = $("language");
+switcher.addEventListener("focus", loadLanguages);
+switcher.addEventListener("pointerenter", loadLanguages);
+switcher.addEventListener("change", () => switchLanguage(switcher.value));
+
+useLanguage(chosenLanguage()).then(() => {
+  showLanguages();
+  if (language() !== "en") loadLanguages();  // words were fetched already: the list too
+  renderHeader();
+  showStatus(conn.state);
+  if (S.token) start();
+  else showLogin();
+});

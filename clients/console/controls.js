@@ -20,8 +20,12 @@
 
 import { formatCountdown, hallTime } from "../common/time.js";
 import { esc } from "../common/html.js";
+import { t } from "../common/words.js";
 
-const SPINNER = ' <span class="spinner" aria-hidden="true"></span><span class="sr">(pending)</span>';
+/** The spinner of a pending command (its words for screen readers). */
+function spinner() {
+  return ` <span class="spinner" aria-hidden="true"></span><span class="sr">${esc(t("(pending)"))}</span>`;
+}
 
 /** The controls drawn by the last render, by the key their element carries. */
 export class ControlRegistry {
@@ -110,7 +114,7 @@ export function button(ui, control, { cls = "", html = null, testid = null, hide
   const asks = control.confirm ? ` aria-haspopup="dialog" aria-expanded="${armed}"` : "";
   return `<button type="button" class="${classes}" data-control="${esc(key)}"${attrs}${asks}
       data-testid="${esc(testid || control.name)}"${title} aria-busy="${busy}"
-      ${enabled && !busy ? "" : "disabled"}>${label}${detail}${busy ? SPINNER : ""}</button>`;
+      ${enabled && !busy ? "" : "disabled"}>${label}${detail}${busy ? spinner() : ""}</button>`;
 }
 
 /**
@@ -122,11 +126,11 @@ export function confirmHtml(ui, controls) {
   if (!control) return "";
   const key = controlKey(control);
   const label = fillLabel(control.label, controlPayload(control, ui.clocks));
-  return `<div class="confirm" role="alertdialog" aria-label="Confirm ${esc(label)}" data-testid="confirm">
+  return `<div class="confirm" role="alertdialog" aria-label="${esc(t("Confirm {command}", { command: label }))}" data-testid="confirm">
       <p data-testid="confirm-text">${esc(control.confirm)}</p>
       <div class="row">
-        <button type="button" class="btn btn-primary" data-confirm="${esc(key)}" data-testid="confirm-yes">Confirm: ${esc(label)}</button>
-        <button type="button" class="btn btn-quiet" data-cancel="1" data-testid="confirm-no">Cancel</button>
+        <button type="button" class="btn btn-primary" data-confirm="${esc(key)}" data-testid="confirm-yes">${esc(t("Confirm: {command}", { command: label }))}</button>
+        <button type="button" class="btn btn-quiet" data-cancel="1" data-testid="confirm-no">${esc(t("Cancel"))}</button>
       </div>
     </div>`;
 }
@@ -169,11 +173,11 @@ export function formChoices(form, element) {
 function formConfirmHtml(ui, key) {
   const armed = ui.confirming;
   if (!armed || armed.key !== key) return "";
-  return `<div class="confirm" role="alertdialog" aria-label="Confirm ${esc(armed.label)}" data-testid="confirm">
+  return `<div class="confirm" role="alertdialog" aria-label="${esc(t("Confirm {command}", { command: armed.label }))}" data-testid="confirm">
       <p data-testid="confirm-text">${esc(armed.text)}</p>
       <div class="row">
-        <button type="button" class="btn btn-primary" data-confirm="${esc(key)}" data-testid="confirm-yes">Confirm: ${esc(armed.label)}</button>
-        <button type="button" class="btn btn-quiet" data-cancel="1" data-testid="confirm-no">Cancel</button>
+        <button type="button" class="btn btn-primary" data-confirm="${esc(key)}" data-testid="confirm-yes">${esc(t("Confirm: {command}", { command: armed.label }))}</button>
+        <button type="button" class="btn btn-quiet" data-cancel="1" data-testid="confirm-no">${esc(t("Cancel"))}</button>
       </div>
     </div>`;
 }
@@ -268,7 +272,7 @@ export function formHtml(ui, form, { cls = "stack", title = false } = {}) {
   const actions = form.actions.map((action) => {
     const classes = ["btn", action.primary ? "btn-primary" : "", busy ? "is-pending" : ""].filter(Boolean).join(" ");
     return `<button type="submit" class="${classes}" data-action="${esc(action.name)}" data-testid="${esc(action.name)}"
-        aria-busy="${busy}" ${form.enabled && !busy ? "" : "disabled"}>${esc(action.label)}${busy ? SPINNER : ""}</button>`;
+        aria-busy="${busy}" ${form.enabled && !busy ? "" : "disabled"}>${esc(action.label)}${busy ? spinner() : ""}</button>`;
   }).join("");
   return `<form class="${cls}" data-form="${esc(key)}">
       ${title ? `<h3>${esc(form.title)}</h3>` : ""}

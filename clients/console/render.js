@@ -8,8 +8,27 @@
 
 import { hallTime } from "../common/time.js";
 import { esc } from "../common/html.js";
+import { t } from "../common/words.js";
 import { button, confirmHtml, formHtml, refusalNote } from "./controls.js";
 import { timeline } from "./timeline.js";
+
+// ------------------------------------------------------------------ words
+
+/** A match's status (the view's identifier) in words. */
+function matchStatus(status) {
+  return ({ locked: t("locked"), waiting: t("waiting"), ready: t("ready"), running: t("running"),
+    completed: t("completed") })[status] || status;
+}
+
+/** Where a game of a match stands (the view's identifier) in words. */
+function gameState(state) {
+  return ({ played: t("played"), "in play": t("in play"), "to play": t("to play") })[state] || state;
+}
+
+/** Where a planned game stands (the view's identifier) in words. */
+function planStatus(status) {
+  return ({ played: t("played"), running: t("running"), planned: t("planned") })[status] || status;
+}
 
 // ------------------------------------------------------------------ current games
 
@@ -22,12 +41,17 @@ export function nowHtml(view, ui) {
   if (!view.over) {
     html += `<div class="clock-toggle" data-testid="clock-toggle"><label class="check">
         <input type="checkbox" id="acts-as-clock" data-testid="acts-as-clock" ${ui.actsAsClock ? "checked" : ""}>
-        This console is the clock (press buttons)</label>
-        <p class="muted small" data-testid="keyboard-help"><kbd>Space</kbd> presses the clock for the side
-          to move, when this console is the clock, one clock runs and no field has the focus.</p></div>`;
+        ${esc(t("This console is the clock (press buttons)"))}</label>
+        <p class="muted small" data-testid="keyboard-help">${keyboardHelp()}</p></div>`;
   }
   for (const match of view.matches) html += matchHtml(match, ui);
   return html;
+}
+
+/** The space bar's use, the key's name marked as a key. */
+function keyboardHelp() {
+  return esc(t("{key} presses the clock for the side to move, when this console is the clock, one clock runs and no field has the focus."))
+    .replace("{key}", `<kbd>${esc(t("Space"))}</kbd>`);
 }
 
 function matchHtml(m, ui) {
@@ -43,7 +67,7 @@ function matchHtml(m, ui) {
   return `<article class="card match" data-testid="match-${m.id}" data-status="${esc(m.status)}">
       <header class="match-head">
         <h2>${esc(m.title)}</h2>
-        <span class="pill" data-testid="match-status-${m.id}">${esc(m.status)}</span>
+        <span class="pill" data-testid="match-status-${m.id}">${esc(matchStatus(m.status))}</span>
         ${m.score !== null ? `<span class="score" data-testid="score-${m.id}" title="${esc(m.score_title)}">${esc(m.score)}</span>` : ""}
       </header>
       <p class="muted small">${esc(m.time_control)}</p>
@@ -61,10 +85,10 @@ function gamesList(m, ui) {
         </details>` : "";
     return `<li class="game-card" data-testid="game-row-${m.id}-${g.number}">
         <div class="game-line">
-          <span class="game-no">Game ${g.number}${g.label ? ` <span class="tag">${esc(g.label)}</span>` : ""}</span>
+          <span class="game-no">${esc(t("Game {number}", { number: g.number }))}${g.label ? ` <span class="tag">${esc(g.label)}</span>` : ""}</span>
           <span class="game-players" data-testid="game-${m.id}-${g.number}-players">${esc(g.players)}</span>
           <span class="result" data-testid="game-${m.id}-${g.number}-result">${esc(g.result)}</span>
-          <span class="muted small" data-testid="game-${m.id}-${g.number}-state">${esc(g.state)}</span>
+          <span class="muted small" data-testid="game-${m.id}-${g.number}-state">${esc(gameState(g.state))}</span>
         </div>
         ${g.result_text ? `<p class="small muted" data-testid="game-${m.id}-${g.number}-words">${esc(g.result_text)}</p>` : ""}
         ${correct}
@@ -117,7 +141,7 @@ function coloursHtml(m, ui) {
   const c = m.colours;
   return `<div class="step" data-testid="colours-panel-${m.id}">
       <h3>${esc(c.title)}</h3>
-      <p>${esc(c.toss)} <strong data-testid="toss-winner-${m.id}" data-player="${esc(c.winner.id)}">${esc(c.winner.name)}</strong> won the toss and chooses.</p>
+      <p>${esc(c.toss)} <strong data-testid="toss-winner-${m.id}" data-player="${esc(c.winner.id)}">${esc(c.winner.name)}</strong> ${esc(t("won the toss and chooses."))}</p>
       <p class="muted small">${esc(c.hint)}</p>
       <div class="row">${c.choices.map((choice) => button(ui, choice)).join("")}</div>
     </div>`;
@@ -125,7 +149,8 @@ function coloursHtml(m, ui) {
 
 function rest(r, ui) {
   return `<li class="rest${r.binding ? " binding" : ""}" data-testid="rest" data-kind="${esc(r.kind)}">
-      <strong>${r.binding ? "Not before" : "Preferably not before"} ${esc(r.until_text)}</strong>
+      <strong>${esc(r.binding ? t("Not before {time}", { time: r.until_text })
+    : t("Preferably not before {time}", { time: r.until_text }))}</strong>
       <span class="countdown" data-until="${r.until_ms}" data-testid="rest-countdown"></span>
       <span class="small">${esc(r.text)}</span></li>`;
 }
@@ -134,7 +159,7 @@ function gamePanelHtml(p, ui) {
   const clock = ui.clocks[p.clock] || null;
   const words = ui.statusWords || {};
   let status = clock ? (words[clock.status] || clock.status) : p.status;
-  if (clock && clock.status === "running" && p.since) status += ` since ${p.since}`;
+  if (clock && clock.status === "running" && p.since) status = t("{status} since {time}", { status, time: p.since });
   const faces = p.faces.map((face) => faceHtml(p, face, clock, ui)).join("");
   const controls = [
     p.start ? button(ui, p.start, { cls: "btn-big" }) : "",
@@ -161,7 +186,7 @@ function gamePanelHtml(p, ui) {
       ${p.start && !p.rests.some((r) => r.binding) ? refusalNote(p.start, ui.clocks, ui.now) : ""}
       ${rests}
       ${anyway ? `<div class="start-anyway" data-testid="start-anyway">${anyway}</div>` : ""}
-      ${results ? `<h4>${p.start ? "Result without play (forfeit)" : "Result"}</h4><div class="results">${results}</div>` : ""}
+      ${results ? `<h4>${esc(p.start ? t("Result without play (forfeit)") : t("Result"))}</h4><div class="results">${results}</div>` : ""}
       ${confirmHtml(ui, p.results)}
       ${adjust}
     </div>`;
@@ -171,13 +196,13 @@ function faceHtml(panel, face, clock, ui) {
   const side = face.side;
   const runs = Boolean(clock && clock.running === side);
   const moves = clock ? clock.moves[side] : 0;
-  const next = runs ? ` · press after move ${clock.next_move}` : "";
+  const next = runs ? t(" · press after move {move}", { move: clock.next_move }) : "";
   const inner = `<span class="face-side">${esc(face.side_label)}</span>
       <span class="face-name">${esc(face.player)}</span>
       <span class="face-time" data-clock="${esc(panel.clock)}" data-side="${side}"
             data-start="${face.start_ms ?? ""}" data-testid="time-${side}">—</span>
-      <span class="face-moves" data-testid="moves-${side}">moves ${moves}${next}</span>
-      <span class="face-frozen">connection lost: may be behind</span>`;
+      <span class="face-moves" data-testid="moves-${side}">${esc(t("moves {count}", { count: moves }))}${esc(next)}</span>
+      <span class="face-frozen">${esc(t("connection lost: may be behind"))}</span>`;
   if (!ui.actsAsClock) {
     return `<div class="face ${side}${runs ? " runs" : ""}" data-testid="clock-${side}">${inner}</div>`;
   }
@@ -187,7 +212,7 @@ function faceHtml(panel, face, clock, ui) {
   return button(ui, face.press, {
     cls: `face press ${side}${runs ? " runs" : ""}`,
     html: inner,
-    attrs: ` data-press="1" aria-label="${esc(face.side_label)} pressed the clock"`,
+    attrs: ` data-press="1" aria-label="${esc(face.press.label)}"`,
   });
 }
 
@@ -197,7 +222,7 @@ function extraBoardsHtml(eb, ui) {
   const tables = eb.stanzas.slice().reverse().map((s) => `
       <table class="boards" data-testid="stanza-${s.stanza}" data-set="${s.set}">
         <caption>${esc(s.caption)}</caption>
-        <thead><tr><th>Board</th><th>${esc(eb.tables[0])}</th><th>${esc(eb.tables[1])}</th><th>IMPs (home)</th></tr></thead>
+        <thead><tr><th>${esc(t("Board"))}</th><th>${esc(eb.tables[0])}</th><th>${esc(eb.tables[1])}</th><th>${esc(t("IMPs (home)"))}</th></tr></thead>
         <tbody>${s.boards.map((b) => `<tr data-testid="board-${s.stanza}-${b.board}"><td>${b.board}</td><td>${esc(b.table_1)}</td><td>${esc(b.table_2)}</td><td data-testid="imps">${esc(b.imps)}</td></tr>`).join("")}</tbody>
       </table>`).join("");
   const status = eb.winner
@@ -225,13 +250,13 @@ function extraBoardsHtml(eb, ui) {
 
 export function planHtml(schedule, ui, width, nowMs) {
   if (schedule.error) {
-    return `<p class="warning" data-testid="plan-error">The schedule cannot be planned: ${esc(schedule.error)}</p>`;
+    return `<p class="warning" data-testid="plan-error">${esc(t("The schedule cannot be planned: {reason}", { reason: schedule.error }))}</p>`;
   }
   const at = (when) => hallTime(when, ui.offset);
-  let html = `<p class="plan-summary" data-testid="plan-summary">Start ${at(schedule.start)}
-      · finish ${at(schedule.finish)}`;
+  let html = `<p class="plan-summary" data-testid="plan-summary">${esc(t("Start {start}", { start: at(schedule.start) }))}
+      · ${esc(t("finish {finish}", { finish: at(schedule.finish) }))}`;
   if (schedule.deadline) {
-    html += ` · deadline ${at(schedule.deadline)} · `;
+    html += ` · ${esc(t("deadline {deadline}", { deadline: at(schedule.deadline) }))} · `;
     html += `<strong class="${schedule.fits === false ? "bad" : "good"}" data-testid="fits">${esc(schedule.fits_text)}</strong>`;
   }
   html += "</p>";
@@ -239,14 +264,14 @@ export function planHtml(schedule, ui, width, nowMs) {
   if (proposal) {
     const fill = proposal.fill
       ? `<button type="button" class="btn" data-fill="1" data-testid="use-proposal">${esc(proposal.fill.label)}</button>` : "";
-    html += `<div class="proposal" data-testid="proposal"><strong>Proposal:</strong> ${esc(proposal.text)} ${fill}</div>`;
+    html += `<div class="proposal" data-testid="proposal"><strong>${esc(t("Proposal:"))}</strong> ${esc(proposal.text)} ${fill}</div>`;
   }
   if (schedule.warnings.length) {
     html += `<ul class="warnings" data-testid="warnings">${schedule.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`;
   }
   const replan = schedule.replan;
   if (replan) {
-    const items = replan.items.map((i) => `${esc(i.label)} ${esc(i.delta)} (now ${at(i.to)})`);
+    const items = replan.items.map((i) => esc(t("{game} {delta} (now {time})", { game: i.label, delta: i.delta, time: at(i.to) })));
     html += `<p class="reflow" data-testid="reflow">↻ ${esc(replan.text)}: ${items.join("; ")}</p>`;
   }
   html += timeline(schedule, width, nowMs, ui.offset);
@@ -256,10 +281,10 @@ export function planHtml(schedule, ui, width, nowMs) {
 
 function planRow(g, at) {
   const badges = [
-    `<span class="tag st-${esc(g.status)}">${esc(g.status)}</span>`,
-    g.fixed ? `<span class="tag">fixed</span>` : "",
-    g.tentative ? `<span class="tag tentative">tentative</span>` : "",
-    g.moved ? `<span class="tag moved" data-testid="moved-${g.match}-${g.game}">moved ${esc(g.moved.delta)}</span>` : "",
+    `<span class="tag st-${esc(g.status)}">${esc(planStatus(g.status))}</span>`,
+    g.fixed ? `<span class="tag">${esc(t("fixed"))}</span>` : "",
+    g.tentative ? `<span class="tag tentative">${esc(t("tentative"))}</span>` : "",
+    g.moved ? `<span class="tag moved" data-testid="moved-${g.match}-${g.game}">${esc(t("moved {delta}", { delta: g.moved.delta }))}</span>` : "",
   ].join(" ");
   const about = [g.players, g.time_control, g.interval].filter(Boolean).map(esc).join(" · ");
   return `<li class="plan-item${g.tentative ? " tentative" : ""}${g.moved ? " moved" : ""}" data-testid="plan-${g.match}-${g.game}">
@@ -271,12 +296,21 @@ function planRow(g, at) {
 
 // ------------------------------------------------------------------ records
 
-const CHECKS = {
-  verified: `<span class="good" data-testid="draw-verified">✓ checked in this browser: the seed gives this commitment and this outcome</span>`,
-  mismatch: `<span class="bad" data-testid="draw-mismatch">✗ the seed does not match: report this to the chief arbiter</span>`,
-  commitment: `<span class="good">✓ the seed gives this commitment</span>`,
-  unavailable: `<span class="muted">(this browser cannot check hashes here: use https or localhost)</span>`,
-};
+/** What the check of a draw's record in this browser found, by its outcome. */
+function checkHtml(outcome) {
+  switch (outcome) {
+    case "verified":
+      return `<span class="good" data-testid="draw-verified">${esc(t("✓ checked in this browser: the seed gives this commitment and this outcome"))}</span>`;
+    case "mismatch":
+      return `<span class="bad" data-testid="draw-mismatch">${esc(t("✗ the seed does not match: report this to the chief arbiter"))}</span>`;
+    case "commitment":
+      return `<span class="good">${esc(t("✓ the seed gives this commitment"))}</span>`;
+    case "unavailable":
+      return `<span class="muted">${esc(t("(this browser cannot check hashes here: use https or localhost)"))}</span>`;
+    default:
+      return `<span class="muted">${esc(t("checking…"))}</span>`;
+  }
+}
 
 export function drawsHtml(draws, checked) {
   const items = draws.map((d) => {
@@ -284,15 +318,17 @@ export function drawsHtml(draws, checked) {
     let proof;
     if (d.method === "commit-reveal") {
       proof = `<dl class="proof">
-          <dt>Commitment (SHA-256, published before the reveal)</dt><dd class="hash" data-testid="commitment">${esc(record.commitment)}</dd>
-          <dt>Revealed seed</dt><dd class="hash" data-testid="seed">${esc(record.seed || "not revealed yet")}</dd>
-        </dl>${CHECKS[checked.get(record.commitment)] || `<span class="muted">checking…</span>`}`;
+          <dt>${esc(t("Commitment (SHA-256, published before the reveal)"))}</dt><dd class="hash" data-testid="commitment">${esc(record.commitment)}</dd>
+          <dt>${esc(t("Revealed seed"))}</dt><dd class="hash" data-testid="seed">${esc(record.seed || t("not revealed yet"))}</dd>
+        </dl>${checkHtml(checked.get(record.commitment))}`;
     } else {
-      proof = `<p class="small muted">Physical draw, conducted by ${esc(d.conducted_by || "the arbiter")}.</p>`;
+      proof = `<p class="small muted">${esc(d.conducted_by
+        ? t("Physical draw, conducted by {arbiter}.", { arbiter: d.conducted_by })
+        : t("Physical draw, conducted by the arbiter."))}</p>`;
     }
     return `<li class="draw" data-testid="draw-${esc(d.kind)}-${d.match}">${esc(d.text)}${proof}</li>`;
   });
-  return `<h2>Lots and coin tosses</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">None drawn yet.</p>`}`;
+  return `<h2>${esc(t("Lots and coin tosses"))}</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">${esc(t("None drawn yet."))}</p>`}`;
 }
 
 export function overridesHtml(overrides, ui) {
@@ -304,34 +340,36 @@ export function overridesHtml(overrides, ui) {
         <summary class="btn btn-quiet">${esc(form.title)}</summary>
         ${formHtml(ui, form)}
       </details>`).join("");
-  return `<h2>Arbiter overrides</h2><p class="muted small">Each needs a reason; it is logged with your token.
-      To correct a result, open “Correct the result” under the game, in its match.</p>${sections}`;
+  return `<h2>${esc(t("Arbiter overrides"))}</h2><p class="muted small">${esc(t("Each needs a reason; it is logged with your token. To correct a result, open “Correct the result” under the game, in its match."))}</p>${sections}`;
 }
 
 export function changesHtml(changes) {
   const line = (c) => `<li data-testid="change-${esc(c.type)}"><span class="muted">${esc(c.when)} · ${esc(c.by)}</span>
       ${esc(c.text)}${c.reason ? ` — <em>${esc(c.reason)}</em>` : ""}
-      ${c.voided.length ? `<div class="voided" data-testid="change-voided">Voided:<ul>${c.voided.map((v) => `<li>${esc(v)}</li>`).join("")}</ul></div>` : ""}</li>`;
-  return `<h2>Changes by arbiters</h2>${changes.length ? `<ul class="plain">${changes.slice().reverse().map(line).join("")}</ul>` : `<p class="muted">None.</p>`}`;
+      ${c.voided.length ? `<div class="voided" data-testid="change-voided">${esc(t("Voided:"))}<ul>${c.voided.map((v) => `<li>${esc(v)}</li>`).join("")}</ul></div>` : ""}</li>`;
+  return `<h2>${esc(t("Changes by arbiters"))}</h2>${changes.length ? `<ul class="plain">${changes.slice().reverse().map(line).join("")}</ul>` : `<p class="muted">${esc(t("None."))}</p>`}`;
 }
 
 export function placingsHtml(placings) {
   const rows = placings.map((r) => `<tr><td>${esc(r.place)}</td><td>${esc(r.player)}${r.basis ? `<br><span class="muted small" data-testid="place-basis">${esc(r.basis)}</span>` : ""}</td><td>${esc(r.score)}</td><td>${esc(r.money)}</td><td>${esc(r.points)}</td></tr>`).join("");
-  return `<h2>Final placings</h2><table class="games"><thead><tr><th>Place</th><th>Player</th><th>Score</th><th>Prize</th><th>Points</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const head = [t("Place"), t("Player"), t("Score"), t("Prize"), t("Points")].map((h) => `<th>${esc(h)}</th>`).join("");
+  return `<h2>${esc(t("Final placings"))}</h2><table class="games"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 export function commandsHtml(log, slowMs, now, offset) {
   const items = log.slice(0, 12).map((r) => {
-    const state = r.status === "pending"
-      ? (now - r.sentAt > slowMs ? "pending — no answer yet, still waiting" : "pending…")
-      : r.status === "ok" ? "✓ done"
-        : r.status === "already" ? "already pressed: counted once" : `✗ refused: ${esc(r.reason)}`;
-    const via = r.via === "REST" ? "sent while the live link was down" : "sent";
+    const state = esc(r.status === "pending"
+      ? (now - r.sentAt > slowMs ? t("pending — no answer yet, still waiting") : t("pending…"))
+      : r.status === "ok" ? t("✓ done")
+        : r.status === "already" ? t("already pressed: counted once") : t("✗ refused: {reason}", { reason: r.reason }));
+    const time = hallTime(r.sentServerMs, offset, true);
+    const via = r.via === "REST" ? t("sent while the live link was down at {time}", { time })
+      : t("sent at {time}", { time });
     return `<li class="cmd cmd-${r.status}" data-testid="cmd" data-status="${r.status}" data-type="${esc(r.payload.type)}">
-        <span>${esc(r.label)}</span> <span class="small muted">${via} at ${hallTime(r.sentServerMs, offset, true)}</span>
+        <span>${esc(r.label)}</span> <span class="small muted">${esc(via)}</span>
         <span class="cmd-state">${state}</span></li>`;
   });
-  return `<h2>Commands from this console</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">None yet.</p>`}`;
+  return `<h2>${esc(t("Commands from this console"))}</h2>${items.length ? `<ul class="plain">${items.join("")}</ul>` : `<p class="muted">${esc(t("None yet."))}</p>`}`;
 }
 
 /** Alerts: a refusal ("error"), or a note that nothing went wrong ("info", not red). */
@@ -344,6 +382,6 @@ export function alertsHtml(alerts) {
           <p class="alert-reason" data-testid="alert-reason">${esc(a.reason)}</p>
           <p class="alert-advice" data-testid="alert-advice">${esc(a.advice)}</p>
         </div>
-        <button type="button" class="btn btn-quiet" data-dismiss="${esc(a.id)}" data-testid="alert-dismiss">Dismiss</button>
+        <button type="button" class="btn btn-quiet" data-dismiss="${esc(a.id)}" data-testid="alert-dismiss">${esc(t("Dismiss"))}</button>
       </div>`).join("");
 }

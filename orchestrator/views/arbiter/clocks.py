@@ -66,14 +66,20 @@ from playoff_formats.playoff import (
 from playoff_formats.schedule import RestBreach
 from playoff_formats.schedule.rest import RestKind
 from playoff_formats.schedule.words import span
+from playoff_formats.speech import marked, ntr, tr
 
 __all__ = [
+    "SIDE_WORDS",
     "adjust_form",
     "game_panel",
     "press_control",
     "rest_view",
     "start_controls",
 ]
+
+
+SIDE_WORDS: dict[Colour, str] = {Colour.WHITE: marked("White"), Colour.BLACK: marked("Black")}
+"""A side of the board in words."""
 
 
 def game_panel(core: Core, match: Match, game: Game) -> GamePanel:
@@ -89,15 +95,16 @@ def game_panel(core: Core, match: Match, game: Game) -> GamePanel:
             f"{terms['time_control']}; {draw_words(terms['draw_means'])}"
             if terms is not None else ""
         )
-        title = f"Game {game.number} · {game_label(match.rules, game)}"
+        title = tr("Game {number} · {label}", number=game.number,
+                   label=game_label(match.rules, game))
     else:
         time_control = str(control) if control is not None else ""
-        title = f"Game {game.number}"
+        title = tr("Game {number}", number=game.number)
     live = clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED)
     faces = tuple(
         ClockFace(
             side=side,
-            side_label=side.value.capitalize(),
+            side_label=tr(SIDE_WORDS[side]),
             player=core.name(game.white if side is Colour.WHITE else game.black),
             start_ms=control.initial_ms(side) if control is not None else None,
             press=press_control(core, clock_key, game, side, clock) if live and clock else None,
@@ -105,7 +112,7 @@ def game_panel(core: Core, match: Match, game: Game) -> GamePanel:
         for side in (Colour.WHITE, Colour.BLACK)
     )
     ident = {"match": match.id, "game": game.number}
-    where = f"match {match.id}, game {game.number}"
+    where = tr("match {match}, game {game}", match=match.id, game=game.number)
     start: Control | None = None
     rests: tuple[RestView, ...] = ()
     anyway: Form | None = None
@@ -117,8 +124,8 @@ def game_panel(core: Core, match: Match, game: Game) -> GamePanel:
         clock=clock_key,
         title=title,
         time_control=time_control,
-        status=STATUS_WORDS[clock.status.value] if clock else (
-            "in play" if started else "not started"
+        status=tr(STATUS_WORDS[clock.status.value]) if clock else (
+            tr("in play") if started else tr("not started")
         ),
         since=core.time(state.started_at[key]) if started else None,
         faces=(faces[0], faces[1]),
@@ -126,11 +133,13 @@ def game_panel(core: Core, match: Match, game: Game) -> GamePanel:
         rests=rests,
         start_anyway=anyway,
         pause=core.clock_control(
-            clock_key, "pause", "Pause", f"Pause {where}", PauseClock(**ident),
+            clock_key, "pause", tr("Pause"), tr("Pause {game}", game=where),
+            PauseClock(**ident),
             {"status": "running"},
         ) if live else None,
         resume=core.clock_control(
-            clock_key, "resume", "Resume", f"Resume {where}", ResumeClock(**ident),
+            clock_key, "resume", tr("Resume"), tr("Resume {game}", game=where),
+            ResumeClock(**ident),
             {"status": "paused"},
             primary=True,
         ) if live else None,
@@ -144,12 +153,13 @@ def rest_view(core: Core, breach: RestBreach, players: Sequence[str | None]) -> 
     state = core.state
     limits = rules.constraints(state)
     rule = rules.rest_rule(state)
-    cite = f" ({rule})" if rule else ""
+    cite = tr(" ({rule})", rule=rule) if rule else ""
     until = core.time(breach.until)
     if breach.kind is RestKind.MAIN_EVENT:
-        text = (
-            f"The play-off starts at least {span(limits.break_after_main_event)} after the "
-            f"last main-event game of any play-off player{cite}: not before {until}."
+        text = tr(
+            "The play-off starts at least {span} after the last main-event game of any "
+            "play-off player{rule}: not before {until}.",
+            span=span(limits.break_after_main_event), rule=cite, until=until,
         )
     else:
         ends = rules.previous_ends(state)
@@ -160,18 +170,21 @@ def rest_view(core: Core, breach: RestBreach, players: Sequence[str | None]) -> 
             limits.min_interval if breach.kind is RestKind.MINIMUM_INTERVAL
             else limits.preferred_interval
         )
-        what = (
-            "Not less than" if breach.kind is RestKind.MINIMUM_INTERVAL
-            else "If possible at least"
+        ended = ""
+        if latest is not None:
+            ended = ntr(
+                ": {players} finished a previous game at {time}",
+                ": {players} finished their previous game at {time}",
+                len(who), players=and_list(who), time=core.time(latest),
+            )
+        said = (
+            marked("Not less than {span} between a player's games{rule}{ended}; "
+                   "rested at {until}.")
+            if breach.kind is RestKind.MINIMUM_INTERVAL else
+            marked("If possible at least {span} between a player's games{rule}{ended}; "
+                   "rested at {until}.")
         )
-        ended = (
-            f": {and_list(who)} finished {'their' if len(who) > 1 else 'a'} previous game at "
-            f"{core.time(latest)}" if latest is not None else ""
-        )
-        text = (
-            f"{what} {span(needed)} between a player's games{cite}{ended}; "
-            f"rested at {until}."
-        )
+        text = tr(said, span=span(needed), rule=cite, ended=ended, until=until)
     core.instants.append(breach.until)
     return RestView(
         kind=breach.kind, binding=breach.binding, text=text, until=breach.until,
@@ -192,30 +205,32 @@ def start_controls(
     preferred = [r for r in rests if not r.binding]
     confirm = None
     if preferred and not binding:
-        confirm = (
-            f"Start {core.game_words(match.id, game.number)} now, before the interval "
-            "the regulation prefers? " + " ".join(r.text for r in preferred)
+        confirm = tr(
+            "Start {game} now, before the interval the regulation prefers? {rests}",
+            game=core.game_words(match.id, game.number),
+            rests=" ".join(r.text for r in preferred),
         )
     start = core.control(
-        f"clock:{clock_key}", "start", "Start clock", f"Start {where}", command,
+        f"clock:{clock_key}", "start", tr("Start clock"), tr("Start {game}", game=where),
+        command,
         primary=True, confirm=confirm,
     )
     anyway = None
     if binding:
         why = core.refusal(StartGame(**ident, override=PROBE_REASON), core.chief)
         anyway = Form(
-            id=f"clock:{clock_key}", name="start-anyway", title="Start anyway",
-            hint="Only the chief arbiter may set the rest aside; the reason is logged "
-                 "and shown among the changes.",
+            id=f"clock:{clock_key}", name="start-anyway", title=tr("Start anyway"),
+            hint=tr("Only the chief arbiter may set the rest aside; the reason is logged "
+                    "and shown among the changes."),
             fields=(FormField(
-                name="override", label="Reason for starting early (required)",
+                name="override", label=tr("Reason for starting early (required)"),
                 input="text", min_length=3, max_length=300, clear_after=True,
-                placeholder="e.g. both players agree and are at the board",
+                placeholder=tr("e.g. both players agree and are at the board"),
                 test_id="override-reason",
             ),),
             actions=(FormAction(
-                name="start-anyway-submit", label="Start anyway",
-                summary=f"Start {where} early: {{override}}",
+                name="start-anyway-submit", label=tr("Start anyway"),
+                summary=tr("Start {game} early: {override}", game=where, override="{override}"),
                 command={"type": "start-clock", **ident},
             ),),
             enabled=why is None, refusal=why, role="chief",
@@ -228,10 +243,15 @@ def press_control(
 ) -> ClockControl:
     """The press for ``side`` after its next move: offered while its time runs."""
     move = clock.moves_completed(side) + 1
-    said = side.value.capitalize()
+    white = side is Colour.WHITE
+    label = tr("White pressed the clock") if white else tr("Black pressed the clock")
+    summary = (
+        marked("White pressed after move {move} (match {match}, game {game})") if white
+        else marked("Black pressed after move {move} (match {match}, game {game})")
+    )
     return core.clock_control(
-        clock_key, f"press-{side.value}", f"{said} pressed the clock",
-        f"{said} pressed after move {{move}} (match {game.match}, game {game.number})",
+        clock_key, f"press-{side.value}", label,
+        tr(summary, move="{move}", match=game.match, game=game.number),
         PressClock(match=game.match, game=game.number, side=side, move=move),
         {"running": side.value}, id=f"press:{clock_key}", fill={"move": "next_move"},
     )
@@ -247,28 +267,29 @@ def adjust_form(core: Core, match: Match, game: Game) -> Form:
     sides = tuple(
         Option(
             value=side.value,
-            label=f"{side.value.capitalize()} · "
-                  f"{core.name(game.white if side is Colour.WHITE else game.black)}",
+            label=tr("{side} · {player}", side=tr(SIDE_WORDS[side]),
+                     player=core.name(game.white if side is Colour.WHITE else game.black)),
             sets={"side": side.value},
         )
         for side in (Colour.WHITE, Colour.BLACK)
     )
     return Form(
-        id=f"adjust:{key}", name="adjust", title="Give or take time",
+        id=f"adjust:{key}", name="adjust", title=tr("Give or take time"),
         fields=(
-            FormField(name="side", label="Side", input="select", options=sides,
+            FormField(name="side", label=tr("Side"), input="select", options=sides,
                       test_id="adjust-side"),
-            FormField(name="delta_ms", label="Seconds", input="number", value="60", min=1,
+            FormField(name="delta_ms", label=tr("Seconds"), input="number", value="60", min=1,
                       max=36_000, step=1, test_id="adjust-seconds"),
-            reason_field("adjust-reason", "e.g. illegal move: 2 minutes to the opponent"),
+            reason_field("adjust-reason", tr("e.g. illegal move: 2 minutes to the opponent")),
         ),
         actions=(
-            FormAction(name="adjust-give", label="Give time", command=command,
-                       summary=f"Give time to {{side}}, match {match.id}, game {game.number}",
+            FormAction(name="adjust-give", label=tr("Give time"), command=command,
+                       summary=tr("Give time to {side}, match {match}, game {game}",
+                                  side="{side}", match=match.id, game=game.number),
                        scale={"delta_ms": 1000}),
-            FormAction(name="adjust-take", label="Take time", command=command,
-                       summary=f"Take time from {{side}}, match {match.id}, "
-                               f"game {game.number}",
+            FormAction(name="adjust-take", label=tr("Take time"), command=command,
+                       summary=tr("Take time from {side}, match {match}, game {game}",
+                                  side="{side}", match=match.id, game=game.number),
                        scale={"delta_ms": -1000}),
         ),
         enabled=why is None, refusal=why, clock=key,

@@ -29,6 +29,7 @@ from playoff_formats.formats import MatchFormat
 from playoff_formats.model import Result
 from playoff_formats.playoff import Game, GameKind, Match, Playoff, final_match
 from playoff_formats.schedule.words import instant
+from playoff_formats.speech import marked, ntr, tr
 from playoff_formats.words import count
 
 __all__ = [
@@ -52,7 +53,7 @@ MOVED = timedelta(minutes=1)
 PROBE_REASON = "checking what the console may offer"
 """The reason given to the commands the view checks (never logged)."""
 
-FIDE_6_9 = (
+FIDE_6_9 = marked(
     "FIDE Laws of Chess art. 6.9: the game is drawn, not lost, if the position is such "
     "that the opponent cannot checkmate the player's king by any possible series of legal "
     "moves. If so, correct the result to ½-½."
@@ -68,6 +69,32 @@ RESULT_NAMES: dict[Result, str] = {
     Result.DOUBLE_FORFEIT: "result-double-forfeit",
 }
 """Every result, in the order the console offers them, by its control's name."""
+
+OUTCOMES: dict[Result, str] = {
+    Result.WHITE_WINS: marked("{white} (White) beats {black}"),
+    Result.BLACK_WINS: marked("{black} (Black) beats {white}"),
+    Result.DRAW: marked("{white} and {black} draw"),
+    Result.WHITE_WINS_BY_FORFEIT: marked("{white} wins by forfeit: {black} did not play"),
+    Result.BLACK_WINS_BY_FORFEIT: marked("{black} wins by forfeit: {white} did not play"),
+    Result.DOUBLE_FORFEIT: marked("neither {white} nor {black} played: double forfeit"),
+}
+"""A result about to be recorded, in the players' names."""
+
+PAST_OUTCOMES: dict[Result, str] = {
+    Result.WHITE_WINS: marked("{white} (White) beat {black}"),
+    Result.BLACK_WINS: marked("{black} (Black) beat {white}"),
+    Result.DRAW: marked("{white} and {black} drew"),
+    Result.WHITE_WINS_BY_FORFEIT: marked("{white} won by forfeit: {black} did not play"),
+    Result.BLACK_WINS_BY_FORFEIT: marked("{black} won by forfeit: {white} did not play"),
+    Result.DOUBLE_FORFEIT: marked("neither {white} nor {black} played: double forfeit"),
+}
+"""A result recorded, in the players' names."""
+
+ROLE_WORDS: dict[str, str] = {
+    "chief": marked("chief arbiter"),
+    "arbiter": marked("arbiter"),
+}
+"""Who made a change, by the role of the key that made it."""
 
 
 class Core:
@@ -103,19 +130,20 @@ class Core:
     def round_of(self, match_id: int) -> str:
         playoff = self.state.playoff
         if playoff is None:
-            return f"match {match_id}"
+            return tr("match {match}", match=match_id)
         return self.round_name(playoff.match(match_id))
 
     def game_words(self, match_id: int, number: int) -> str:
         """``game 2 of Final (reg. 6)``, ``the Armageddon of Final (reg. 6)``;
         ``stanza 2`` for bridge."""
         if self.state.playoff is None:
-            return f"stanza {number}"
+            return tr("stanza {number}", number=number)
         match = self.state.chess.match(match_id)
         rules = match.rules
         if match.kind_of(number) is GameKind.ARMAGEDDON and rules.decider is not None:
-            return f"the {rules.decider.name} of {self.round_of(match_id)}"
-        return f"game {number} of {self.round_of(match_id)}"
+            return tr("the {decider} of {round}", decider=rules.decider.name,
+                      round=self.round_of(match_id))
+        return tr("game {number} of {round}", number=number, round=self.round_of(match_id))
 
     def players_text(self, playoff: Playoff, match: Match, number: int) -> str:
         """White – Black once the colours of game ``number`` are known; before, the
@@ -125,32 +153,23 @@ class Core:
             return f"{self.name(game.white)} – {self.name(game.black)}"
         a, b = match.players
         if a is None or b is None:
-            return " – ".join(self.name(p) if p else "to be decided" for p in (a, b))
-        return f"{self.name(a)} – {self.name(b)} ({self.colour_rule(match, number)})"
+            return " – ".join(self.name(p) if p else tr("to be decided") for p in (a, b))
+        return tr("{a} – {b} ({colours})", a=self.name(a), b=self.name(b),
+                  colours=self.colour_rule(match, number))
 
     def colour_rule(self, match: Match, number: int) -> str:
         """How the colours of game ``number`` are settled while they are unknown, in the
         one wording the match panel and the schedule both use: a decider not yet
         played (nor even due) is tossed for as the one under way is."""
         if match.kind_of(number).decider and tossed(match.rules):
-            return "colours by coin toss"
-        return "colours by lot"
+            return tr("colours by coin toss")
+        return tr("colours by lot")
 
     def outcome_words(self, game: Game, result: Result, *, past: bool) -> str:
         """A result in the players' names: "X beat Y", "X and Y drew"."""
         white, black = self.name(game.white), self.name(game.black)
-        beat, drew, won = ("beat", "drew", "won") if past else ("beats", "draw", "wins")
-        if result is Result.WHITE_WINS:
-            return f"{white} (White) {beat} {black}"
-        if result is Result.BLACK_WINS:
-            return f"{black} (Black) {beat} {white}"
-        if result is Result.DRAW:
-            return f"{white} and {black} {drew}"
-        if result is Result.WHITE_WINS_BY_FORFEIT:
-            return f"{white} {won} by forfeit: {black} did not play"
-        if result is Result.BLACK_WINS_BY_FORFEIT:
-            return f"{black} {won} by forfeit: {white} did not play"
-        return f"neither {white} nor {black} played: double forfeit"
+        said = (PAST_OUTCOMES if past else OUTCOMES)[result]
+        return tr(said, white=white, black=black)
 
 
 
@@ -184,7 +203,7 @@ class Core:
 
 
     def round_name(self, match: Match) -> str:
-        return round_name(self.state.chess, match) or f"Match {match.id}"
+        return round_name(self.state.chess, match) or tr("Match {match}", match=match.id)
 
     def is_final(self, match: Match) -> bool:
         return final_match(self.state.chess).id == match.id
@@ -207,7 +226,7 @@ class Core:
 def by_role(actor: str | None) -> str:
     """Who made a change, by role (tokens are not people)."""
     role = Actor.parse(actor).role if actor else ""
-    return {"chief": "chief arbiter", "arbiter": "arbiter"}.get(role, "the service")
+    return tr(ROLE_WORDS.get(role, marked("the service")))
 
 
 def capital(text: str) -> str:
@@ -232,18 +251,27 @@ def decider_word(match: Match, number: int) -> str:
     rules = match.rules
     if match.kind_of(number) is GameKind.ARMAGEDDON and rules.decider is not None:
         return rules.decider.name
-    return f"game {number}"
+    return tr("game {number}", number=number)
 
 
 def draw_words(draw_means: str) -> str:
     if draw_means == "replay":
-        return "a draw means another game"
-    return f"a draw means {draw_means.split()[0].capitalize()} wins"
+        return tr("a draw means another game")
+    side = draw_means.split()[0].lower()
+    if side == "white":
+        return tr("a draw means White wins")
+    if side == "black":
+        return tr("a draw means Black wins")
+    return tr("a draw means {side} wins", side=side.capitalize())
 
 
 def games_over(rules: MatchFormat, played: int) -> str:
     """The games a match was decided over: "the two regular games", or the stages'."""
+    # English says "games" even for one; the singular is there for the languages
+    # whose words agree with the count.
     if len(rules.stages) == 1:
-        return f"the {count(played)} regular games"
+        return ntr("the {count} regular games", "the {count} regular games", played,
+                   count=count(played))
     names = [s.name for first, s in rules.stage_starts() if first <= played]
-    return f"{count(played)} games ({', '.join(names)})"
+    return ntr("{count} games ({stages})", "{count} games ({stages})", played,
+               count=count(played), stages=", ".join(names))

@@ -55,6 +55,7 @@ from playoff_formats.playoff import (
     Match,
     Playoff,
 )
+from playoff_formats.speech import marked, tr
 from playoff_formats.words import (
     result_said,
     result_written,
@@ -82,22 +83,24 @@ def flag_notice(core: Core, match: Match, games: Sequence[Game]) -> FlagNotice |
         return None
     flagged = game.white if side is Colour.WHITE else game.black
     opponent = game.black if side is Colour.WHITE else game.white
-    said = side.value.capitalize()
     written = result_written(loss)
+    fell = (marked("White's flag fell: {result}") if side is Colour.WHITE
+            else marked("Black's flag fell: {result}"))
     return FlagNotice(
         game=game.number,
         side=side,
-        text=f"{said}'s flag fell: {written}",
-        detail=(
-            f"{core.name(flagged)} ran out of time in "
-            f"{core.game_words(match.id, game.number)}; the server scored it {written} "
-            f"for {core.name(opponent)}."
+        text=tr(fell, result=written),
+        detail=tr(
+            "{player} ran out of time in {game}; the server scored it {result} for {opponent}.",
+            player=core.name(flagged), game=core.game_words(match.id, game.number),
+            result=written, opponent=core.name(opponent),
         ),
-        rule=FIDE_6_9,
+        rule=tr(FIDE_6_9),
         correct=correction_form(
             core, match, game, (Result.DRAW,), name=f"flag-correct-{match.id}-{game.number}",
-            title="Correct to ½-½ (FIDE art. 6.9)", prefix="flag",
-            label=f"Correct to ½-½: {core.name(opponent)} could not checkmate",
+            title=tr("Correct to ½-½ (FIDE art. 6.9)"), prefix="flag",
+            label=tr("Correct to ½-½: {opponent} could not checkmate",
+                     opponent=core.name(opponent)),
         ),
     )
 
@@ -109,7 +112,7 @@ def correct_form(core: Core, match: Match, game: Game) -> Form | None:
     others = tuple(r for r in RESULT_NAMES if r is not game.result)
     return correction_form(
         core, match, game, others, name=f"correct-{match.id}-{game.number}",
-        title="Correct the result", prefix="cr", label="Correct",
+        title=tr("Correct the result"), prefix="cr", label=tr("Correct"),
     )
 
 
@@ -133,7 +136,8 @@ def correction_form(
         if corrected.voids:
             voiding.append(result.value)
         options.append(Option(
-            value=result.value, label=f"{written} {words}", sets={"result": result.value},
+            value=result.value, label=tr("{result} {words}", result=written, words=words),
+            sets={"result": result.value},
             caution=caution,
         ))
     if not options:
@@ -144,20 +148,22 @@ def correction_form(
     command: dict[str, JsonValue] = {"type": "correct", **ident}
     if len(options) == 1:
         command.update(options[0].sets)
-        hint = f"Now {now}."
+        hint = tr("Now {result}.", result=now)
         caution = options[0].caution
         if caution is not None:
-            hint += f" {caution.text} " + "; ".join(caution.items) + "."
+            hint += " " + tr("{caution} {items}.", caution=caution.text,
+                             items="; ".join(caution.items))
     else:
         fields.append(FormField(
-            name="result", label="Correct result", input="select", options=tuple(options),
-            placeholder="Choose the correct result", test_id=f"{prefix}-result",
+            name="result", label=tr("Correct result"), input="select", options=tuple(options),
+            placeholder=tr("Choose the correct result"), test_id=f"{prefix}-result",
         ))
-        hint = f"Now {now}. What the correction voids is listed with each result."
+        hint = tr("Now {result}. What the correction voids is listed with each result.",
+                  result=now)
     fields.append(reason_field(f"{prefix}-reason"))
     if voiding:
         fields.append(FormField(
-            name="confirm", label="I confirm: void what is listed above",
+            name="confirm", label=tr("I confirm: void what is listed above"),
             input="checkbox", test_id=f"{prefix}-confirm",
             shown_when={"result": tuple(voiding)} if len(options) > 1 else {},
         ))
@@ -167,7 +173,7 @@ def correction_form(
         fields=tuple(fields),
         actions=(FormAction(
             name=f"{prefix}-submit", label=label,
-            summary=f"Correct {where} to {{result}}",
+            summary=tr("Correct {game} to {result}", game=where, result="{result}"),
             command=command, primary=True,
         ),),
         enabled=True,
@@ -181,12 +187,11 @@ def voids_caution(core: Core, corrected: ResultCorrected, after: PlayoffState) -
     items = [voided_words(core, g, after.chess) for g in corrected.voided]
     items += [capital(t) for t in consequences(core, after)]
     if corrected.champion_before is not None:
-        items.append(
-            f"{core.name(corrected.champion_before)} as champion, and the final placings"
-        )
+        items.append(tr("{player} as champion, and the final placings",
+                        player=core.name(corrected.champion_before)))
     if not items:
         return None
-    text = "This correction voids:" if corrected.voids else "This correction changes:"
+    text = tr("This correction voids:") if corrected.voids else tr("This correction changes:")
     return Caution(text=text, items=tuple(items))
 
 
@@ -194,12 +199,14 @@ def voided_words(core: Core, game: VoidedGame, after: Playoff) -> str:
     """A game a correction voids: where, who, how it stood, and whether it is
     played again (it is still in the bracket ``after`` the correction, between
     other players) or no longer played at all."""
-    where = f"{core.round_of(game.match)}, " + (
-        decider_word(core.state.chess.match(game.match), game.game)
-    )
+    where = tr("{round}, {game}", round=core.round_of(game.match),
+               game=decider_word(core.state.chess.match(game.match), game.game))
     players = " – ".join(core.name(p) for p in (game.white, game.black) if p)
-    fate = ("to be played again" if after.game(game.match, game.game) is not None
-            else "no longer played")
+    again = after.game(game.match, game.game) is not None
     if game.result is None:
-        return f"{where}: {players}, under way, {fate}"
-    return f"{where}: {players} {result_written(game.result)}, {fate}"
+        said = (marked("{game}: {players}, under way, to be played again") if again
+                else marked("{game}: {players}, under way, no longer played"))
+        return tr(said, game=where, players=players)
+    said = (marked("{game}: {players} {result}, to be played again") if again
+            else marked("{game}: {players} {result}, no longer played"))
+    return tr(said, game=where, players=players, result=result_written(game.result))

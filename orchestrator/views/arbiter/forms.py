@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from orchestrator.core.commands import Command
+from playoff_formats.speech import tr
 
 __all__ = [
     "Caution",
@@ -204,6 +205,6 @@ class Fill(_View):
 def reason_field(test_id: str, placeholder: str | None = None) -> FormField:
     """The reason every arbiter's override needs (logged with the change)."""
     return FormField(
-        name="reason", label="Reason (required)", input="text", min_length=3, max_length=300,
+        name="reason", label=tr("Reason (required)"), input="text", min_length=3, max_length=300,
         placeholder=placeholder, clear_after=True, test_id=test_id,
     )

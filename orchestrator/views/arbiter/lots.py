@@ -34,6 +34,7 @@ from playoff_formats.model import Colour
 from playoff_formats.playoff import (
     Match,
 )
+from playoff_formats.speech import marked, tr
 
 __all__ = [
     "colours_panel",
@@ -41,6 +42,20 @@ __all__ = [
     "player_options",
     "toss_panel",
 ]
+
+
+FACE_WORDS: dict[CoinFace, str] = {CoinFace.HEADS: marked("Heads"), CoinFace.TAILS: marked("Tails")}
+"""A coin's face, as the arbiter's choice of the call."""
+
+FACE_SAID: dict[str, str] = {CoinFace.HEADS.value: marked("heads"),
+                             CoinFace.TAILS.value: marked("tails")}
+"""A coin's face as a sentence says it."""
+
+
+def face_word(face: object) -> str:
+    """A face of the coin as a toss's record has it (``heads``), in words."""
+    said = FACE_SAID.get(str(face))
+    return tr(said) if said is not None else str(face)
 
 
 def player_options(core: Core, match: Match, field: str) -> tuple[Option, ...]:
@@ -54,53 +69,60 @@ def lots_panel(core: Core, match: Match, game: int = 1) -> LotsPanel:
     key = f"lots:{match.id}"
     # Game 1's drawing is sent as it always was; a later stage's names its game.
     at: dict[str, Any] = {} if game == 1 else {"game": game}
-    what = f"White in {core.game_words(match.id, game)}"
-    final = "A drawing of lots cannot be undone: its outcome sets the colours."
+    what = tr("White in {game}", game=core.game_words(match.id, game))
+    final = tr("A drawing of lots cannot be undone: its outcome sets the colours.")
     a, b = (core.name(p) for p in match.players)
+    summary = (tr("Lots by the service, match {match}", match=match.id) if game == 1
+               else tr("Lots by the service, match {match}, game {game}", match=match.id,
+                       game=game))
     service = core.control(
-        key, f"lots-service-{match.id}", "Draw lots (service, commit-reveal)",
-        f"Lots by the service, match {match.id}"
-        + ("" if game == 1 else f", game {game}"),
+        key, f"lots-service-{match.id}", tr("Draw lots (service, commit-reveal)"), summary,
         DrawLots(match=match.id, method="service", **at), primary=True,
-        confirm=f"Draw lots by the service for {what}: {a} or {b}. {final}",
+        confirm=tr("Draw lots by the service for {what}: {a} or {b}. {final}", what=what,
+                   a=a, b=b, final=final),
     )
     whites = player_options(core, match, "white")
     why = core.refusal(
         DrawLots(match=match.id, method="physical", white=whites[0].value, **at)
     )
     physical = Form(
-        id=key, name=f"lots-physical-form-{match.id}", title="Physical draw",
+        id=key, name=f"lots-physical-form-{match.id}", title=tr("Physical draw"),
         fields=(FormField(
-            name="white", label="Physical draw: White is", input="select", options=whites,
+            name="white", label=tr("Physical draw: White is"), input="select", options=whites,
             test_id=f"lots-white-{match.id}",
         ),),
         actions=(FormAction(
-            name=f"lots-physical-{match.id}", label="Record physical draw",
-            summary=f"Physical lots, match {match.id}",
+            name=f"lots-physical-{match.id}", label=tr("Record physical draw"),
+            summary=tr("Physical lots, match {match}", match=match.id),
             command={"type": "lots", "match": match.id, "method": "physical", **at},
-            confirm=f"Record the physical draw: {what} is {{white}}. {final}",
+            confirm=tr("Record the physical draw: {what} is {white}. {final}", what=what,
+                       white="{white}", final=final),
         ),),
         enabled=why is None, refusal=why,
     )
     stage = match.rules.stage_of(game)
-    title = "Lots for White in game 1" if game == 1 else (
-        f"New drawing of colours: White in game {game}"
-        + (f" ({stage.name})" if stage is not None else "")
-    )
+    if game == 1:
+        title = tr("Lots for White in game 1")
+    elif stage is not None:
+        title = tr("New drawing of colours: White in game {game} ({stage})", game=game,
+                   stage=stage.name)
+    else:
+        title = tr("New drawing of colours: White in game {game}", game=game)
     return LotsPanel(title=title, service=service, physical=physical)
 
 
 def toss_panel(core: Core, match: Match) -> TossPanel:
     key = f"toss:{match.id}"
     decider = match.rules.decider
-    final = "A coin toss cannot be undone: " + (
-        "its winner advances." if decider is not None and decider.by_lot
-        else "its winner chooses the colours."
+    final = (
+        tr("A coin toss cannot be undone: its winner advances.")
+        if decider is not None and decider.by_lot
+        else tr("A coin toss cannot be undone: its winner chooses the colours.")
     )
     what = core.round_name(match)
     callers = player_options(core, match, "caller")
     calls = tuple(
-        Option(value=face.value, label=face.value.capitalize(), sets={"call": face.value},
+        Option(value=face.value, label=tr(FACE_WORDS[face]), sets={"call": face.value},
                name=f"toss-call-{face.value}-{match.id}")
         for face in CoinFace
     )
@@ -108,51 +130,50 @@ def toss_panel(core: Core, match: Match) -> TossPanel:
         match=match.id, method="service", caller=callers[0].value, call=CoinFace.HEADS
     ))
     service = Form(
-        id=key, name=f"toss-form-{match.id}", title="Toss by the service",
+        id=key, name=f"toss-form-{match.id}", title=tr("Toss by the service"),
         fields=(
-            FormField(name="caller", label="Who calls", input="select", options=callers,
+            FormField(name="caller", label=tr("Who calls"), input="select", options=callers,
                       test_id=f"toss-caller-{match.id}"),
-            FormField(name="call", label="The call", input="radio", options=calls,
+            FormField(name="call", label=tr("The call"), input="radio", options=calls,
                       value=CoinFace.HEADS.value, test_id=f"toss-call-{match.id}"),
         ),
         actions=(FormAction(
-            name=f"toss-{match.id}", label="Toss the coin (service, commit-reveal)",
-            summary=f"Coin toss by the service, match {match.id}",
+            name=f"toss-{match.id}", label=tr("Toss the coin (service, commit-reveal)"),
+            summary=tr("Coin toss by the service, match {match}", match=match.id),
             command={"type": "coin-toss", "match": match.id, "method": "service"},
             primary=True,
-            confirm=f"Toss the coin by the service for {what}: {{caller}} calls {{call}}. "
-                    f"{final}",
+            confirm=tr("Toss the coin by the service for {round}: {caller} calls {call}. "
+                       "{final}", round=what, caller="{caller}", call="{call}", final=final),
         ),),
         enabled=why is None, refusal=why,
     )
     winners = player_options(core, match, "winner")
     why = core.refusal(TossCoin(match=match.id, method="physical", winner=winners[0].value))
     physical = Form(
-        id=key, name=f"toss-physical-form-{match.id}", title="Physical toss",
+        id=key, name=f"toss-physical-form-{match.id}", title=tr("Physical toss"),
         fields=(FormField(
-            name="winner", label="Physical toss: won by", input="select", options=winners,
+            name="winner", label=tr("Physical toss: won by"), input="select", options=winners,
             test_id=f"toss-physical-winner-{match.id}",
         ),),
         actions=(FormAction(
-            name=f"toss-physical-{match.id}", label="Record physical toss",
-            summary=f"Physical coin toss, match {match.id}",
+            name=f"toss-physical-{match.id}", label=tr("Record physical toss"),
+            summary=tr("Physical coin toss, match {match}", match=match.id),
             command={"type": "coin-toss", "match": match.id, "method": "physical"},
-            confirm=f"Record the physical toss for {what}: won by {{winner}}. {final}",
+            confirm=tr("Record the physical toss for {round}: won by {winner}. {final}",
+                       round=what, winner="{winner}", final=final),
         ),),
         enabled=why is None, refusal=why,
     )
     if decider is not None and decider.by_lot:
         title = decider.name
-        hint = "The winner of the drawing advances" + (
-            f" ({decider.rule})." if decider.rule else "."
-        )
+        hint = (tr("The winner of the drawing advances ({rule}).", rule=decider.rule)
+                if decider.rule else tr("The winner of the drawing advances."))
     else:
-        name = decider.name if decider is not None else "Decider"
+        name = decider.name if decider is not None else tr("Decider")
         rule = decider.colours_citation if decider is not None else ""
-        title = f"{name} coin toss"
-        hint = "The winner of the toss chooses the colour" + (
-            f" ({rule})." if rule else "."
-        )
+        title = tr("{decider} coin toss", decider=name)
+        hint = (tr("The winner of the toss chooses the colour ({rule}).", rule=rule)
+                if rule else tr("The winner of the toss chooses the colour."))
     return TossPanel(title=title, hint=hint, service=service, physical=physical)
 
 
@@ -161,47 +182,55 @@ def colours_panel(core: Core, match: Match, toss: Draw) -> ColoursPanel:
     loser = next((p for p in match.players if p is not None and p != winner), "")
     outcome = toss.record.get("outcome")
     if isinstance(outcome, dict) and outcome.get("face"):
-        how = (f"{core.name(str(outcome.get('caller')))} called {outcome.get('call')}; "
-               f"the coin showed {outcome.get('face')}.")
+        how = tr("{caller} called {call}; the coin showed {face}.",
+                 caller=core.name(str(outcome.get("caller"))), call=face_word(outcome.get("call")),
+                 face=face_word(outcome.get("face")))
     else:
-        how = "Physical toss."
+        how = tr("Physical toss.")
     key = f"colours:{match.id}"
     control = match.decider
     decider = match.rules.decider
-    name = decider.name if decider is not None else "Decider"
+    name = decider.name if decider is not None else tr("Decider")
     odds = decider.draw_odds_colour if decider is not None else None
+    chooser = core.name(winner)
     if odds is not None:
-        black_note = " (draw odds)" if odds == "black" else ""
-        white_note = " (draw odds)" if odds == "white" else ""
-        if control is not None and control.initial_ms(Colour.WHITE) > control.initial_ms(
-            Colour.BLACK
-        ):
-            white_note = white_note or " (more time)"
-        hint = (
-            f"White has more time ({control}); a draw means {odds.capitalize()} wins."
-            if white_note == " (more time)" else f"{control}; a draw means "
-            f"{odds.capitalize()} wins."
+        more_time = (
+            control is not None
+            and control.initial_ms(Colour.WHITE) > control.initial_ms(Colour.BLACK)
         )
+        black_note = tr(" (draw odds)") if odds == "black" else ""
+        white_note = tr(" (draw odds)") if odds == "white" else (
+            tr(" (more time)") if more_time else "")
+        if odds == "white":
+            said = marked("{control}; a draw means White wins.")
+        elif more_time:
+            said = marked("White has more time ({control}); a draw means Black wins.")
+        else:
+            said = marked("{control}; a draw means Black wins.")
+        hint = tr(said, control=control)
     else:
-        hint = f"{control}; a drawn game is followed by another, colours reversed."
+        hint = tr("{control}; a drawn game is followed by another, colours reversed.",
+                  control=control)
         black_note = white_note = ""
     return ColoursPanel(
-        title=f"{name} colours",
+        title=tr("{decider} colours", decider=name),
         toss=how,
         winner=core.player(winner),
         hint=hint,
         choices=(
             core.control(
                 key, f"colours-winner-black-{match.id}",
-                f"{core.name(winner)} takes Black{black_note}",
-                f"{name} colours, match {match.id}: {core.name(winner)} Black",
+                tr("{player} takes Black{note}", player=chooser, note=black_note),
+                tr("{decider} colours, match {match}: {player} Black", decider=name,
+                   match=match.id, player=chooser),
                 ChooseArmageddonColours(match=match.id, white=loser, black=winner),
                 primary=True,
             ),
             core.control(
                 key, f"colours-winner-white-{match.id}",
-                f"{core.name(winner)} takes White{white_note}",
-                f"{name} colours, match {match.id}: {core.name(winner)} White",
+                tr("{player} takes White{note}", player=chooser, note=white_note),
+                tr("{decider} colours, match {match}: {player} White", decider=name,
+                   match=match.id, player=chooser),
                 ChooseArmageddonColours(match=match.id, white=winner, black=loser),
             ),
         ),

@@ -37,6 +37,7 @@ from playoff_formats.playoff import (
     MatchDecision,
     match_score,
 )
+from playoff_formats.speech import marked, ntr, tr
 from playoff_formats.words import (
     count,
     points,
@@ -44,12 +45,36 @@ from playoff_formats.words import (
 )
 
 __all__ = [
+    "DRAW_ODDS",
     "decision_details",
     "decision_view",
     "game_row",
     "match_view",
     "next_steps",
 ]
+
+
+DRAW_ODDS: dict[tuple[bool, bool, bool], str] = {
+    (False, False, False): marked(
+        "Black ({winner}) advances: a drawn {decider} counts as a win for Black."),
+    (False, False, True): marked(
+        "Black ({winner}) advances: a drawn {decider} counts as a win for Black ({rule})."),
+    (False, True, False): marked(
+        "Black ({winner}) wins the final: a drawn {decider} counts as a win for Black."),
+    (False, True, True): marked(
+        "Black ({winner}) wins the final: a drawn {decider} counts as a win for Black "
+        "({rule})."),
+    (True, False, False): marked(
+        "White ({winner}) advances: a drawn {decider} counts as a win for White."),
+    (True, False, True): marked(
+        "White ({winner}) advances: a drawn {decider} counts as a win for White ({rule})."),
+    (True, True, False): marked(
+        "White ({winner}) wins the final: a drawn {decider} counts as a win for White."),
+    (True, True, True): marked(
+        "White ({winner}) wins the final: a drawn {decider} counts as a win for White "
+        "({rule})."),
+}
+"""A decider drawn: (the draw odds are White's, the final, a rule cited) -> its words."""
 
 
 def match_view(core: Core, match: Match) -> MatchView:
@@ -59,10 +84,10 @@ def match_view(core: Core, match: Match) -> MatchView:
     known = a is not None and b is not None
     round_name = core.round_name(match)
     games = playoff.games_of(match.id)
-    versus = core.players_text(playoff, match, 1) if known else "players not known yet"
+    versus = core.players_text(playoff, match, 1) if known else tr("players not known yet")
     score = match_score(playoff, match)
     control = state.time_control(match, 1)
-    time_control = f"Time control {control}" if control is not None else ""
+    time_control = tr("Time control {control}", control=control) if control is not None else ""
     rules = match.rules
     for number, stage in list(rules.stage_starts())[1:]:
         later = state.time_control(match, number)
@@ -73,7 +98,7 @@ def match_view(core: Core, match: Match) -> MatchView:
         time_control += f" · {rules.decider.name}"
     view = MatchView(
         id=match.id,
-        title=f"{round_name} · {versus}",
+        title=tr("{round} · {players}", round=round_name, players=versus),
         round_name=round_name,
         status=match.status,
         players=(
@@ -81,11 +106,11 @@ def match_view(core: Core, match: Match) -> MatchView:
             core.player(b) if b is not None else None,
         ),
         score=score.leader_first().text(state.names) if score is not None else None,
-        score_title="Points over the regular games" if score is not None else None,
+        score_title=tr("Points over the regular games") if score is not None else None,
         time_control=time_control,
         games=tuple(game_row(core, match, g) for g in games),
         decision=decision_view(core, match) if match.decision is not None else None,
-        note=None if known else "Waiting for the earlier match: its winner plays here.",
+        note=None if known else tr("Waiting for the earlier match: its winner plays here."),
         flag=flag_notice(core, match, games),
     )
     if not known or match.decision is not None:
@@ -126,7 +151,8 @@ def decision_view(core: Core, match: Match) -> DecisionView:
     return DecisionView(
         winner=core.player(decision.winner),
         final=final,
-        headline=f"{who} is the champion" if final else f"{who} advances",
+        headline=(tr("{player} is the champion", player=who) if final
+                  else tr("{player} advances", player=who)),
         details=decision_details(core, match, decision, final),
     )
 
@@ -137,47 +163,53 @@ def decision_details(
     """How the match was decided, as its format words it, in the players' names."""
     winner, loser = core.name(decision.winner), core.name(decision.loser)
     if decision.method is DecisionMethod.BYE:
-        return (f"{winner} has a bye in this round.",)
+        return (tr("{winner} has a bye in this round.", winner=winner),)
     rules = match.rules
     regular = [
         g for g in core.state.chess.games_of(match.id) if g.kind is GameKind.REGULAR
     ]
     won, lost = decision.score or (0.0, 0.0)
     if decision.method is DecisionMethod.REGULAR_GAMES:
-        return (f"{winner} beat {loser} {points(won)}-{points(lost)} over "
-                f"{games_over(rules, len(regular))}.",)
-    level = f"Level {points(won)}-{points(lost)} after {count(len(regular))} games"
+        return (tr("{winner} beat {loser} {won}-{lost} over {games}.", winner=winner,
+                   loser=loser, won=points(won), lost=points(lost),
+                   games=games_over(rules, len(regular))),)
+    level = ntr("Level {won}-{lost} after {count} games", "Level {won}-{lost} after {count} games",
+                len(regular), won=points(won), lost=points(lost), count=count(len(regular)))
     decider = rules.decider
-    name = decider.name if decider is not None else "decider"
+    name = decider.name if decider is not None else tr("decider")
     if decision.method is DecisionMethod.LOT:
-        return (f"{level}; {winner} won the drawing of lots.",)
+        return (tr("{level}; {winner} won the drawing of lots.", level=level, winner=winner),)
     played = [
         g for g in core.state.chess.games_of(match.id)
         if g.kind.decider and g.result is not None
     ]
     last = played[-1] if played else None
     if decision.method is DecisionMethod.ARMAGEDDON_DRAW:
-        goes = "wins the final" if final else "advances"
         odds = decider.draw_odds_colour if decider is not None else None
-        side = odds.capitalize() if odds is not None else "Black"
+        white = odds == "white"
         rule = decider.draw_citation if decider is not None else ""
+        said = DRAW_ODDS[(white, final, bool(rule))]
         return (
-            f"{side} ({winner}) {goes}: a drawn {name} counts as a win for {side}"
-            + (f" ({rule})" if rule else "") + ".",
-            f"{level}; the {name} game was drawn.",
+            tr(said, winner=winner, decider=name, rule=rule),
+            tr("{level}; the {decider} game was drawn.", level=level, decider=name),
         )
-    colour = "White" if last is not None and last.white == decision.winner else "Black"
+    white = last is not None and last.white == decision.winner
     result = decision.armageddon
     if result is None:
         how = ""
     elif not result.played:
-        how = " by forfeit"
+        how = tr(" by forfeit")
     else:
-        how = f" ({result_written(result)})"
+        how = tr(" ({result})", result=result_written(result))
     if decision.method is DecisionMethod.SUDDEN_DEATH_WIN and last is not None:
-        return (f"{level}; {winner} won {name.lower()} game {last.number} with "
-                f"{colour}{how}.",)
-    return (f"{level}; {winner} won the {name} game with {colour}{how}.",)
+        said = (marked("{level}; {winner} won {decider} game {number} with White{how}.")
+                if white else
+                marked("{level}; {winner} won {decider} game {number} with Black{how}."))
+        return (tr(said, level=level, winner=winner, decider=name.lower(), number=last.number,
+                   how=how),)
+    said = (marked("{level}; {winner} won the {decider} game with White{how}.") if white
+            else marked("{level}; {winner} won the {decider} game with Black{how}."))
+    return (tr(said, level=level, winner=winner, decider=name, how=how),)
 
 
 def next_steps(core: Core, match: Match, games: Sequence[Game]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from playoff_formats.model import Colour
 from playoff_formats.playoff import GameKind, MatchStatus
 from playoff_formats.schedule import Moment, UnitKind, UnitStatus
 from playoff_formats.schedule.rest import RestKind
+from playoff_formats.speech import marked, tr
 
 __all__ = [
     "STATUS_WORDS",
@@ -54,11 +55,11 @@ __all__ = [
 ]
 
 STATUS_WORDS: dict[str, str] = {
-    ClockStatus.NOT_STARTED.value: "not started",
-    ClockStatus.RUNNING.value: "running",
-    ClockStatus.PAUSED.value: "paused",
-    ClockStatus.FLAGGED.value: "flag fell",
-    ClockStatus.STOPPED.value: "game over",
+    ClockStatus.NOT_STARTED.value: marked("not started"),
+    ClockStatus.RUNNING.value: marked("running"),
+    ClockStatus.PAUSED.value: marked("paused"),
+    ClockStatus.FLAGGED.value: marked("flag fell"),
+    ClockStatus.STOPPED.value: marked("game over"),
 }
 """A clock's status in words, for the clock frames that update it between views."""
 
@@ -520,7 +521,7 @@ class ArbiterView(_View):
         default=None, description="The chief arbiter's: make the broadcast feed's key"
     )
     status_words: dict[str, str] = Field(
-        default_factory=lambda: dict(STATUS_WORDS),
+        default_factory=lambda: {key: tr(words) for key, words in STATUS_WORDS.items()},
         description="A clock's status (as clock frames give it) in words",
     )
     clocks: dict[str, ClockView] = Field(description='Every clock, by "match:game"')

@@ -25,6 +25,7 @@ from playoff_formats.playoff import (
     Match,
     final_match,
 )
+from playoff_formats.speech import marked, ntr, tr
 from playoff_formats.words import (
     count,
     result_said,
@@ -32,9 +33,38 @@ from playoff_formats.words import (
 )
 
 __all__ = [
+    "DECIDES",
+    "FINAL_WORDS",
+    "ROUND_WORDS",
     "consequences",
     "result_controls",
 ]
+
+
+ROUND_WORDS: dict[str, str] = {
+    "instead": marked("{player} wins {round} instead of {other}"),
+    "wins": marked("{player} wins {round}"),
+    "undone": marked("{round} is undecided again: {player} no longer advances"),
+}
+"""A match's winner changed, decided or undone by a result."""
+
+FINAL_WORDS: dict[str, str] = {
+    "instead": marked("{player} is the champion instead of {other}"),
+    "wins": marked("{player} is the champion"),
+    "undone": marked("{round} is undecided again: {player} no longer the champion"),
+}
+"""The final's winner changed, decided or undone by a result."""
+
+DECIDES: dict[tuple[bool, bool], str] = {
+    (False, False): marked("{round} is level after {count} games: a {decider} decides it"),
+    (False, True): marked(
+        "{round} is level after {count} games: a {decider} decides it ({rule})"),
+    (True, False): marked("{round} is level after {count} games: an {decider} decides it"),
+    (True, True): marked(
+        "{round} is level after {count} games: an {decider} decides it ({rule})"),
+}
+"""A match level after its regular games: (the decider's name takes "an", a rule
+cited) -> its words."""
 
 
 def result_controls(core: Core, match: Match, game: Game, started: bool) -> tuple[Control, ...]:
@@ -50,16 +80,18 @@ def result_controls(core: Core, match: Match, game: Game, started: bool) -> tupl
         after = core.after(command)
         if after is None:
             continue
-        confirm = (
-            f"Record {written} ({words}) in {core.game_words(match.id, game.number)}: "
-            f"{core.outcome_words(game, result, past=False)}."
+        confirm = tr(
+            "Record {result} ({words}) in {game}: {outcome}.", result=written, words=words,
+            game=core.game_words(match.id, game.number),
+            outcome=core.outcome_words(game, result, past=False),
         )
         then = consequences(core, after)
         if then:
             confirm += " " + " ".join(capital(t) + "." for t in then)
         offered.append(Control(
             id=f"result:{clock_key}", name=name, label=written, detail=words,
-            summary=f"Result {written}, match {match.id}, game {game.number}",
+            summary=tr("Result {result}, match {match}, game {game}", result=written,
+                       match=match.id, game=game.number),
             command=command, enabled=True, confirm=confirm,
         ))
     return tuple(offered)
@@ -78,15 +110,15 @@ def consequences(core: Core, after: PlayoffState) -> list[str]:
         old = was.winner if was is not None else None
         new = match.decision.winner if match.decision is not None else None
         round_name = core.round_name(match)
-        wins = "is the champion" if match.id == final else f"wins {round_name}"
+        words = FINAL_WORDS if match.id == final else ROUND_WORDS
         if old != new:
             if new is not None and old is not None:
-                said.append(f"{core.name(new)} {wins} instead of {core.name(old)}")
+                said.append(tr(words["instead"], player=core.name(new), round=round_name,
+                               other=core.name(old)))
             elif new is not None:
-                said.append(f"{core.name(new)} {wins}")
+                said.append(tr(words["wins"], player=core.name(new), round=round_name))
             elif old is not None:
-                said.append(f"{round_name} is undecided again: {core.name(old)} no longer "
-                            f"{'the champion' if match.id == final else 'advances'}")
+                said.append(tr(words["undone"], player=core.name(old), round=round_name))
         rules = match.rules if not match.bye else None
         if rules is None or rules.decider is None:
             continue
@@ -98,9 +130,12 @@ def consequences(core: Core, after: PlayoffState) -> list[str]:
             and before.game(match.id, number) is None
         ):
             name, rule = rules.decider.name, rules.decider.rule
-            said.append(
-                f"{round_name} is level after {count(rules.regular_games)} games: "
-                f"{'an' if name[:1].lower() in 'aeio' else 'a'} {name} decides it"
-                + (f" ({rule})" if rule else "")
-            )
+            # English's article follows the decider's name; other languages say it
+            # their own way from the name alone.
+            said.append(ntr(
+                DECIDES[(name[:1].lower() in "aeio", bool(rule))],
+                DECIDES[(name[:1].lower() in "aeio", bool(rule))],
+                rules.regular_games, round=round_name, count=count(rules.regular_games),
+                decider=name, rule=rule,
+            ))
     return said

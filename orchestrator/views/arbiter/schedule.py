@@ -35,6 +35,7 @@ from orchestrator.views.shared import next_change
 from playoff_formats.phrase import and_list
 from playoff_formats.schedule import Plan, PlannedGame, UnitKind, UnitStatus
 from playoff_formats.schedule.words import adjective, span
+from playoff_formats.speech import marked, tr
 from playoff_formats.words import (
     signed_minutes,
 )
@@ -51,18 +52,28 @@ __all__ = [
 ]
 
 
+CAUSES: dict[str, str] = {
+    "time-control-shortened": marked("the shorter time control"),
+    "deadline-set": marked("the new deadline"),
+    "flag-fell": marked("a flag fall"),
+    "stanza-advanced": marked("the end of a stanza"),
+}
+"""The changes that move the schedule with no game to name, by their event's type."""
+
+
 def lane_label(core: Core, planned: PlannedGame) -> str:
-    return planned.round_name or f"Match {planned.match}"
+    return planned.round_name or tr("Match {match}", match=planned.match)
 
 
 def game_title(core: Core, planned: PlannedGame) -> str:
+    lane = lane_label(core, planned)
     if planned.kind is UnitKind.STANZA:
-        return f"{lane_label(core, planned)} · stanza {planned.game}"
-    what = f"game {planned.game}"
+        return tr("{lane} · stanza {number}", lane=lane, number=planned.game)
     if planned.kind in (UnitKind.ARMAGEDDON, UnitKind.SUDDEN_DEATH):
         decider = core.state.chess.match(planned.match).rules.decider
-        what += f" ({decider.name if decider is not None else 'decider'})"
-    return f"{lane_label(core, planned)} · {what}"
+        return tr("{lane} · game {number} ({decider})", lane=lane, number=planned.game,
+                  decider=decider.name if decider is not None else tr("decider"))
+    return tr("{lane} · game {number}", lane=lane, number=planned.game)
 
 
 def plan_players(core: Core, planned: PlannedGame) -> str:
@@ -78,7 +89,7 @@ def plan_players(core: Core, planned: PlannedGame) -> str:
 def schedule_view(core: Core) -> ScheduleView:
     plan = core.ctx.plan
     if plan is None:
-        return ScheduleView(error=core.ctx.plan_error or "no schedule")
+        return ScheduleView(error=core.ctx.plan_error or tr("no schedule"))
     moved = moved_games(core, plan)
     lanes: dict[int, str] = {}
     for g in plan.games:
@@ -96,7 +107,8 @@ def schedule_view(core: Core) -> ScheduleView:
             title=game_title(core, g),
             players=plan_players(core, g),
             time_control=g.time_control,
-            interval=f"after a {adjective(g.interval)} interval" if g.interval else None,
+            interval=(tr("after a {length} interval", length=adjective(g.interval))
+                      if g.interval else None),
             reason=g.reason,
             start=g.start,
             end=g.end,
@@ -119,8 +131,8 @@ def schedule_view(core: Core) -> ScheduleView:
     fits_text = None
     if plan.deadline is not None:
         fits_text = (
-            "fits" if plan.fits is not False
-            else f"does not fit: over by {span(plan.overrun)}"
+            tr("fits") if plan.fits is not False
+            else tr("does not fit: over by {span}", span=span(plan.overrun))
         )
     proposal = None
     if plan.fits is False and plan.proposal is not None:
@@ -128,7 +140,8 @@ def schedule_view(core: Core) -> ScheduleView:
         fill = None
         if found.found and found.time_control is not None:
             fill = Fill(
-                label=f"Use {found.time_control}", form="time-control",
+                label=tr("Use {time_control}", time_control=found.time_control),
+                form="time-control",
                 values={"time_control": found.time_control,
                         "match": proposal_matches(core, found.matches)},
             )
@@ -139,7 +152,7 @@ def schedule_view(core: Core) -> ScheduleView:
     if moved:
         cause = replan_cause(core, plan)
         replan = Replan(
-            text=f"Re-planned after {cause}", cause=cause,
+            text=tr("Re-planned after {cause}", cause=cause), cause=cause,
             items=tuple(
                 ReplanItem(key=g.key, label=g.title, delta=g.moved.delta, to=g.start)
                 for g in games if g.moved is not None
@@ -168,28 +181,25 @@ def replan_cause(core: Core, plan: Plan) -> str:
                 continue
             where = core.game_words(g.match, g.game)
             if g.status is UnitStatus.RUNNING:
-                said.append(f"the start of {where}")
+                said.append(tr("the start of {game}", game=where))
             elif g.status is UnitStatus.PLAYED:
-                said.append(f"the end of {where}")
+                said.append(tr("the end of {game}", game=where))
     since = [t for t in dict.fromkeys(core.ctx.since)]
     listed: dict[str, object] = {c.event.type: c.event for c in core.state.changes}
     for kind in since:
         event = listed.get(kind)
         if kind == "result-corrected" and isinstance(event, ResultCorrected):
-            said.append(f"the correction of {core.game_words(event.match, event.game)}")
+            said.append(tr("the correction of {game}",
+                           game=core.game_words(event.match, event.game)))
         elif kind == "postponed" and isinstance(event, Postponed):
-            said.append(f"the postponement of {core.game_words(event.match, event.game)}")
+            said.append(tr("the postponement of {game}",
+                           game=core.game_words(event.match, event.game)))
         elif kind == "start-moved" and isinstance(event, StartMoved):
-            said.append(f"the new start of {core.game_words(event.match, event.game)}")
-        elif kind == "time-control-shortened":
-            said.append("the shorter time control")
-        elif kind == "deadline-set":
-            said.append("the new deadline")
-        elif kind == "flag-fell":
-            said.append("a flag fall")
-        elif kind == "stanza-advanced":
-            said.append("the end of a stanza")
-    return and_list(list(dict.fromkeys(said))) or "the time passing"
+            said.append(tr("the new start of {game}",
+                           game=core.game_words(event.match, event.game)))
+        elif kind in CAUSES:
+            said.append(tr(CAUSES[kind]))
+    return and_list(list(dict.fromkeys(said))) or tr("the time passing")
 
 
 def proposal_matches(core: Core, matches: Sequence[int]) -> str:

@@ -39,6 +39,7 @@ from playoff_formats.playoff import (
     champion,
 )
 from playoff_formats.regulations import get_regulation
+from playoff_formats.speech import tr
 
 __all__ = [
     "regulation_title",
@@ -52,7 +53,7 @@ def whole_view(core: Core) -> ArbiterView:
     if extra is not None:
         title = " v ".join(core.name(t) for t in (extra.home, extra.away))
         kind: Literal["knock-out", "extra-boards"] = "extra-boards"
-        subtitle = f"extra boards · {state.regulation}"
+        subtitle = tr("extra boards · {regulation}", regulation=state.regulation)
         matches: tuple[MatchView, ...] = ()
         extra_view: ExtraBoardsView | None = extra_boards_view(core, extra)
         crowned = None
@@ -61,7 +62,7 @@ def whole_view(core: Core) -> ArbiterView:
     else:
         title = state.chess.name
         kind = "knock-out"
-        subtitle = f"play-off · {regulation_title(core)}"
+        subtitle = tr("play-off · {regulation}", regulation=regulation_title(core))
         matches = tuple(match_view(core, m) for m in state.chess.matches if not m.bye)
         extra_view = None
         crowned = champion(state.chess)
@@ -79,7 +80,8 @@ def whole_view(core: Core) -> ArbiterView:
         time_zone=state.time_zone,
         champion=(
             None if crowned is None else ChampionView(
-                id=crowned, name=core.name(crowned), text=f"Champion: {core.name(crowned)}"
+                id=crowned, name=core.name(crowned),
+                text=tr("Champion: {player}", player=core.name(crowned)),
             )
         ),
         matches=matches,
@@ -90,9 +92,9 @@ def whole_view(core: Core) -> ArbiterView:
         overrides=overrides_view(core),
         placings=placing_rows(core),
         hall_key=HallKey(
-            title=HALL_KEY_TITLE, words=HALL_KEY_WORDS, label="Make a display key",
+            title=tr(HALL_KEY_TITLE), words=tr(HALL_KEY_WORDS), label=tr("Make a display key"),
             request=HallKeyRequest.model_validate(display_key_request(state.event_id)),
-            made=HALL_KEY_MADE, page=f"/display/{state.id}#key=",
+            made=tr(HALL_KEY_MADE), page=f"/display/{state.id}#key=",
         ),
         clocks={
             f"{key[0]}:{key[1]}": ClockView.model_validate(
@@ -108,19 +110,19 @@ def whole_view(core: Core) -> ArbiterView:
             state, [(g.match, g.game, g.title) for g in schedule.games if g.kind != "stanza"]
         ),
         broadcast_key=BroadcastKey(
-            title="Broadcast feed",
-            words=(
+            title=tr("Broadcast feed"),
+            words=tr(
                 "The play-off's games as PGN with clocks and moves, for a broadcast: "
                 "give the feed's address to the platform (on lichess, the broadcast "
                 "round's source URL), or push it there with `playoff broadcast push`. "
                 "Its key reads the feed and nothing else."
             ),
-            label="Make a broadcast key",
+            label=tr("Make a broadcast key"),
             request=HallKeyRequest(
                 method="POST", path=f"/api/events/{state.event_id}/tokens",
                 body={"role": "broadcast"},
             ),
-            made="The feed's address, with its key (a platform polls it):",
+            made=tr("The feed's address, with its key (a platform polls it):"),
         ) if state.playoff is not None else None,
     )
 
