@@ -120,12 +120,12 @@ function untilAttrs(countdown, format) {
 
 function bannerHtml(arm) {
   const colours = arm.white && arm.black
-    ? `<span class="arm-side"><span class="swatch white"></span>White <b data-testid="arm-white">${
+    ? `<span class="arm-side"><span class="swatch white"></span>${esc(t("White"))} <b data-testid="arm-white">${
       esc(arm.white.short)}</b> ${esc(arm.white_time)}</span>` +
       `<span class="arm-v">${esc(t("v"))}</span>` +
-      `<span class="arm-side"><span class="swatch black"></span>Black <b data-testid="arm-black">${
+      `<span class="arm-side"><span class="swatch black"></span>${esc(t("Black"))} <b data-testid="arm-black">${
         esc(arm.black.short)}</b> ${esc(arm.black_time)}</span>`
-    : `<span class="arm-side">${esc(arm.colours)}</span>`;
+    : `<span class="arm-note">${esc(arm.colours)}</span>`;
   return `<div class="arm-title"><span class="arm-word">${esc(arm.name)}</span>` +
     `<span class="arm-when">${esc(arm.when)}</span></div>` +
     `<div class="arm-colours">${colours}</div>` +
@@ -230,8 +230,8 @@ function idleHtml(view, page) {
       ? `<div class="idle-count" data-testid="idle-countdown"${count.waits ? " data-waits" : ""}` +
         `${untilAttrs(count, "plain")}>` +
         `${esc(count.due_text || "")}</div>` +
-        (count.due_text ? "" : `<div class="idle-at" data-testid="planned-start">planned start ${
-          esc(count.at)}${page.viewerZone
+        (count.due_text ? "" : `<div class="idle-at" data-testid="planned-start">${
+          esc(t("planned start {time}", { time: count.at }))}${page.viewerZone
             ? esc(t(" · your time {time}", { time: viewerTime(Number(count.until_ms)) })) : ""}</div>`)
       : `<div class="idle-at">${esc(next.when)}</div>`) +
     (next.note ? `<div class="idle-change" data-testid="next-note">${esc(next.note)}</div>` : "") +

@@ -34,6 +34,7 @@ from orchestrator.core.auth import (
     not_permitted,
 )
 from orchestrator.core.errors import Forbidden, TooManyRequests, Unauthorized
+from playoff_formats.speech import marked
 from playoff_formats.tiebreaks.words import join
 
 __all__ = [
@@ -169,14 +170,14 @@ def _known_as(playoff: PlayoffKnownAs) -> str:
     return f"{playoff.id} ({join(playoff.players)})"
 
 
-HALL_KEY_TITLE = "Hall display key"
+HALL_KEY_TITLE = marked("Hall display key")
 """The arbiter console's panel where the chief arbiter makes display keys."""
-HALL_KEY_WORDS = (
+HALL_KEY_WORDS = marked(
     "A hall screen takes a display key, which only shows the play-off: make one for each "
     "screen and open its address there. A token that can send commands never goes in a "
     "hall screen's address, which everyone in the hall can read."
 )
-HALL_KEY_MADE = "Open this address on the hall screen (it holds the new display key):"
+HALL_KEY_MADE = marked("Open this address on the hall screen (it holds the new display key):")
 
 
 def display_key_request(event_id: str) -> dict[str, object]:

@@ -12,6 +12,7 @@ from itertools import pairwise
 from typing import Any
 
 from playoff_formats.regulations import CriteriaRegulation, Regulation
+from playoff_formats.speech import marked
 from playoff_formats.standings import Standings
 from playoff_formats.tiebreaks.words import points as score_text
 
@@ -28,13 +29,13 @@ __all__ = [
 NOT_APPLIED = "—"
 """A criterion's cell for a player it was never applied to."""
 
-NOT_APPLIED_NOTE = (
-    f"{NOT_APPLIED} not applied: only players still tied when the regulation reaches "
+NOT_APPLIED_NOTE = marked(
+    "— not applied: only players still tied when the regulation reaches "
     "a criterion are compared by it."
 )
 """What the dash means, said under a table that has one."""
 
-TIES_HEADING = "How the ties were split"
+TIES_HEADING = marked("How the ties were split")
 """The heading of the explanation, under the table."""
 
 

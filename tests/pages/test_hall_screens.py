@@ -450,3 +450,95 @@ def test_several_games_at_once_fit_too(
     check(page, width, height)
     clocks = page.locator(".time[data-running=true]")
     assert clocks.count() == count // 2
+
+
+# --------------------------------------------------------------------------- languages
+
+
+LANGUAGES = ["en", "es", "fr", "de", "ru"]
+PSEUDO = "en-XA"
+
+EVENT_NAME = "UzChess Cup Masters 2025"
+"""The organiser's name of the event, which the play-off takes as its own: as given."""
+
+LEFT_OUT = """(given) => {
+  // Every text on the page, less what the catalogs said (in brackets in the
+  // pseudo-language), the names (as given: data-full, data-short), and figures.
+  const names = new Set();
+  for (const el of document.querySelectorAll("[data-full], [data-short]")) {
+    if (el.dataset.full) names.add(el.dataset.full);
+    if (el.dataset.short) names.add(el.dataset.short);
+  }
+  for (const name of given) names.add(name);
+  const listed = [...names].sort((a, b) => b.length - a.length);
+  const left = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const el = node.parentElement;
+    if (!el || el.closest("noscript, script, [hidden]")) continue;
+    let text = node.textContent;
+    for (const name of listed) text = text.split(name).join(" ");
+    let before;
+    do {  // innermost brackets first: a message may hold another
+      before = text;
+      text = text.replace(/\\[[^\\[\\]]*\\]/g, " ");
+    } while (text !== before);
+    if (/[A-Za-z]{2,}/.test(text)) left.push(node.textContent.trim());
+  }
+  return left;
+}"""
+
+
+def at_size(page: Page, width: int, height: int) -> Page:
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => new Promise((done) => requestAnimationFrame("
+                  "() => requestAnimationFrame(done)))")
+    return page
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_in_the_pseudo_language_every_text_is_from_the_catalogs_and_still_fits(
+    browser: Browser, scenes: dict[str, Playoff], scene: str
+) -> None:
+    """``en-XA`` makes every message 40 % longer and accented, in brackets: at every
+    size nothing is cut off or drawn over another, and no text is left in plain
+    English (names are shown as given)."""
+    with opened(browser, scenes[scene].url_in(PSEUDO)) as page:
+        page.wait_for_function("document.documentElement.lang === 'en-XA'", timeout=3000)
+        for width, height in SIZES:
+            at_size(page, width, height)
+            ready(page, scene)
+            save_screenshot(page, f"hall-{PSEUDO}-{scene}-{width}x{height}",
+                            animations="disabled")
+            check(page, width, height)
+            left = page.evaluate(LEFT_OUT, [EVENT_NAME])
+            assert left == [], left
+
+
+SAID_IN_ENGLISH = ("champion", "next", "now playing", "break after the main event",
+                   "colours by lot", "draw = black wins", "place", "prize")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("scene", ["armageddon", "break", "placings"])
+def test_the_hall_in_each_language_fits_every_screen(
+    browser: Browser, scenes: dict[str, Playoff], scene: str, language: str
+) -> None:
+    with opened(browser, scenes[scene].url_in(language)) as page:
+        page.wait_for_function(f"document.documentElement.lang === '{language}'",
+                               timeout=3000)
+        for width, height in SIZES:
+            at_size(page, width, height)
+            ready(page, scene)
+            path = save_screenshot(page, f"hall-{language}-{scene}-{width}x{height}",
+                                   animations="disabled")
+            text = check(page, width, height).lower()
+            if language != "en":
+                # The hall's own words in the screen's language, not in English.
+                assert [w for w in SAID_IN_ENGLISH if re.search(rf"\b{w}\b", text)] == []
+            if path is not None and scene == "armageddon" and \
+                    os.environ.get("UPDATE_DOCS_SCREENSHOTS"):
+                target = ROOT / "docs" / "languages"
+                target.mkdir(exist_ok=True)
+                shutil.copyfile(path, target / f"hall-{language}-{width}x{height}.png")

@@ -176,7 +176,8 @@ def decision(view: dict[str, Any], match: int) -> str | None:
         for m in r["matches"]:
             if m["id"] == match:
                 text: str | None = m["decision"]
-                return text
+                # The score is held together by word joiners: never broken across lines.
+                return None if text is None else text.replace("\u2060", "")
     raise KeyError(match)
 
 

@@ -76,6 +76,10 @@ class Playoff:
         """The display's address: the key in the fragment, which is never sent."""
         return f"{self.server.base_url}/display/{self.id}#key={self.key}"
 
+    def url_in(self, language: str) -> str:
+        """The display's address in ``language`` (``?lang=``)."""
+        return f"{self.server.base_url}/display/{self.id}?lang={language}#key={self.key}"
+
     def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         with self.server.client(self.token) as chief:
             return ok(chief.post(f"/api/playoffs/{self.id}{path}", json=body))

@@ -58,7 +58,7 @@ def bracket(core: Core, playoff: Playoff) -> list[BracketRound]:
         elif any(m.started or (m.decision is not None and not m.bye) for m in matches):
             status = "playing"
         shown.append(BracketRound(
-            stage=r.stage, number=r.number, name=uncited(r.name), status=status,
+            stage=r.stage, number=r.number, name=said_name(uncited(r.name)), status=status,
             matches=[bracket_match(core, playoff, m, final=m.id == final) for m in matches],
         ))
     return shown
@@ -156,6 +156,7 @@ def decision_text(core: Core, decision: MatchDecision, match: Match) -> str:
     score = match_score(core.state.chess, match)
     if score is not None:
         # The winner's points first, beside the winner's name.
-        said = score.leader_first().points_text()
+        # A word joiner each side of the dash: the score never breaks across lines.
+        said = score.leader_first().points_text("\u2060–\u2060")
         return tr("{winner} beat {loser} {score}", winner=won, loser=lost, score=said)
     return tr("{winner} beat {loser}", winner=won, loser=lost)
