@@ -57,14 +57,19 @@ export class PlayoffConnection {
    *                                       is not a loss; each view says all it shows
    * @param {number} [options.pingMs]      how often this page pings: a board, which
    *                                       stamps presses, measures its offset more often
+   * @param {string} [options.language]    the language asked for (a page's `?lang=`),
+   *                                       sent in the hello; without it the server speaks
+   *                                       the key's. The welcome's is kept in `spoken`.
    */
   constructor({ playoffId, token, client, view, screen = null, prefix = "", partial = false,
-    pingMs = CLIENT_PING_MS }) {
+    pingMs = CLIENT_PING_MS, language = null }) {
     this.playoffId = playoffId;
     this.token = token;
     this.client = client;
     this.viewKind = view;
     this.screen = screen;
+    this.language = language;
+    this.spoken = null;        // the language the server words this connection's views in
     // This page's own id, the same in every hello: a reconnection replaces the
     // connection the server may still hold for it, never another screen's.
     this.instance = (globalThis.crypto && crypto.randomUUID)
@@ -155,6 +160,7 @@ export class PlayoffConnection {
         instance: this.instance,
       };
       if (this.screen) hello.screen = this.screen;
+      if (this.language) hello.language = this.language;
       sock.send(JSON.stringify({ t: "hello", d: hello }));
     };
     sock.onmessage = (message) => { if (sock === this._ws) this._frame(message.data); };
@@ -361,6 +367,7 @@ export class PlayoffConnection {
     this.counts.welcomes += 1;
     this.error = null;
     this.role = d.role || null;
+    this.spoken = d.language || null;
     this._offsets = [];  // perhaps another server process: measure afresh
     this._roundTrips = [];
     this._pings.clear();
