@@ -19,11 +19,16 @@
  *
  * The key is in the address's fragment, which the browser never sends: the page
  * hands it to the server in the websocket's first frame only.
+ *
+ * The page speaks its key's language, or the one its address asks for (`?lang=es`,
+ * sent in the hello): the server words the view in it and names it in the welcome,
+ * and the page's own words (t(), data-t) follow.
  */
 
 import { PlayoffConnection } from "../common/connection.js";
 import { clockUrgency, formatClock, hallTime, hallZone } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
+import { askedLanguage, t, useLanguage } from "../common/words.js";
 
 const where = /^(.*)\/clock\/([^/]+)\/?$/.exec(location.pathname);
 const prefix = where ? where[1] : "";
@@ -32,7 +37,9 @@ const key = new URLSearchParams(location.hash.slice(1)).get("key") || "";
 
 const STATUS_EVERY_MS = 10000;  // the board says it is here, with its battery
 const OTHER = { white: "black", black: "white" };
+// The page's words, in English: t() gives them in the page's language where shown.
 const COLOUR_WORD = { white: "White", black: "Black" };
+const FLAG_FELL = { white: "White's flag fell", black: "Black's flag fell" };
 const CONNECTION_TEXT = { live: "online", connecting: "connecting…", reconnecting: "offline" };
 
 /** What the page shows and holds, for tests and for the arbiter looking at the tablet. */
@@ -53,7 +60,7 @@ window.boardState = shown;
 const conn = new PlayoffConnection({
   playoffId, prefix, token: () => key, client: "board-clock", view: "board", partial: true,
   // Presses are stamped in the server's time: measure the offset every second.
-  pingMs: 1000,
+  pingMs: 1000, language: askedLanguage(),
 });
 
 const S = {
@@ -207,7 +214,7 @@ function call() {
   S.counter += 1;
   if (conn.command(payload, `b-${conn.instance.slice(0, 8)}-${S.counter}`) === null) {
     setText(document.getElementById("notice"),
-      "No connection: call the arbiter by hand; the clocks run on.");
+      t("No connection: call the arbiter by hand; the clocks run on."));
     return;
   }
   // The clock stops at once on this board too; the server's frame confirms it.
@@ -233,7 +240,7 @@ function drawHalf(view, place, clock, at) {
   const side = sideOf(place);
   const player = view && view.players ? view.players[side] : null;
   setAttr(el, "data-side", side);
-  setText(el.querySelector('[data-role="colour"]'), COLOUR_WORD[side]);
+  setText(el.querySelector('[data-role="colour"]'), t(COLOUR_WORD[side]));
   setText(el.querySelector('[data-role="name"]'),
     player ? player.name : (view && view.waits) || "");
   const ms = clock ? remaining(clock, side, at) : null;
@@ -245,13 +252,15 @@ function drawHalf(view, place, clock, at) {
   const running = Boolean(clock && clock.running === side);
   setAttr(el, "data-running", running ? "true" : "false");
   const moves = clock && clock.moves ? Number(clock.moves[side]) || 0 : 0;
-  setText(el.querySelector('[data-role="moves"]'), clock ? `Moves: ${moves}` : "");
+  setText(el.querySelector('[data-role="moves"]'), clock ? t("Moves: {count}", { count: moves }) : "");
   setText(el.querySelector('[data-role="increment"]'), (view && view.increment) || "");
   const flag = el.querySelector('[data-role="flag"]');
   const fell = Boolean(view && view.flag === side);
   flag.hidden = !fell;
   setAttr(el, "data-flag", fell ? "true" : "false");
-  el.setAttribute("aria-label", `${COLOUR_WORD[side]}${player ? `, ${player.name}` : ""}: ${text}`);
+  el.setAttribute("aria-label", player
+    ? t("{colour}, {name}: {time}", { colour: t(COLOUR_WORD[side]), name: player.name, time: text })
+    : t("{colour}: {time}", { colour: t(COLOUR_WORD[side]), time: text }));
   shown.halves[place] = { side, text, ms, running, moves, flag: fell };
 }
 
@@ -269,8 +278,8 @@ function draw() {
   drawHalf(view, "right", clock, at);
   shown.pending = S.pending.size;
   shown.queued = S.queue.length;
+  setText(document.getElementById("title"), view ? view.title || "" : t("Board clock"));
   if (!view) return;
-  setText(document.getElementById("title"), view.title || "");
   setText(document.getElementById("game"), view.game_name || "");
   const drawMeans = document.getElementById("draw-means");
   drawMeans.hidden = !view.draw_means;
@@ -278,18 +287,18 @@ function draw() {
   const called = document.getElementById("called");
   called.hidden = !view.called;
   setText(called, view.called
-    ? `Arbiter called at ${hallTime(view.called.at_ms, hallZone(view), true)}. `
-      + "The clocks are stopped until the arbiter resumes them."
+    ? t("Arbiter called at {time}. The clocks are stopped until the arbiter resumes them.",
+      { time: hallTime(view.called.at_ms, hallZone(view), true) })
     : "");
   document.getElementById("call").disabled = status === "over" || status === "called";
   setText(document.getElementById("notice"), notice(view));
 }
 
 function notice(view) {
-  if (view.flag) return `${COLOUR_WORD[view.flag]}'s flag fell`;
-  if (view.result) return `Game over: ${view.result}`;
-  if (view.status === "waiting") return view.waits || "Waiting for the arbiter to start the game";
-  if (view.status === "paused") return "Clocks stopped by the arbiter";
+  if (view.flag) return t(FLAG_FELL[view.flag]);
+  if (view.result) return t("Game over: {result}", { result: view.result });
+  if (view.status === "waiting") return view.waits || t("Waiting for the arbiter to start the game");
+  if (view.status === "paused") return t("Clocks stopped by the arbiter");
   return "";
 }
 
@@ -298,11 +307,13 @@ function showConnection() {
   shown.connection = state;
   const el = document.getElementById("conn");
   setAttr(el, "data-state", state);
-  const held = S.queue.length ? ` · ${S.queue.length} held` : "";
-  setText(el, state === "error" ? "refused" : (CONNECTION_TEXT[state] || state) + held);
+  const word = CONNECTION_TEXT[state] ? t(CONNECTION_TEXT[state]) : state;
+  const text = S.queue.length
+    ? t("{connection} · {count} held", { connection: word, count: S.queue.length }) : word;
+  setText(el, state === "error" ? t("refused") : text);
   if (state === "error") {
     shown.error = conn.error;
-    setText(document.getElementById("notice"), conn.error || "The board key was refused");
+    setText(document.getElementById("notice"), conn.error || t("The board key was refused"));
   }
 }
 
@@ -343,7 +354,7 @@ conn.on("ack", (id) => {
 conn.on("error", (id, d) => {
   if (!id) return;
   if (!S.pending.has(id)) {
-    setText(document.getElementById("notice"), d.reason || "refused");
+    setText(document.getElementById("notice"), d.reason || t("refused"));
     return;
   }
   S.pending.delete(id);
@@ -352,12 +363,15 @@ conn.on("error", (id, d) => {
   watchFlag();
   if (d.kind === "outage-too-long") {
     S.queue = [];
-    setText(document.getElementById("notice"), "The arbiter has been told and sets the clocks.");
+    setText(document.getElementById("notice"), t("The arbiter has been told and sets the clocks."));
   }
   draw();
 });
 
 conn.on("status", (state) => {
+  // The welcome names the language the server words this board in: the page's own
+  // words follow it (the next frame draws them).
+  if (conn.spoken) useLanguage(conn.spoken, prefix);
   showConnection();
   if (state === "live") {
     flush();
@@ -446,13 +460,24 @@ setInterval(reportStatus, STATUS_EVERY_MS);
 // A hidden tab gets no animation frames: keep what is exposed current regardless.
 setInterval(() => { if (document.hidden) draw(); }, 500);
 
-if (!playoffId || !key) {
-  shown.error = !playoffId ? "No play-off in the address." : "No board key: open /clock/{playoff}#key=…";
+/** Without a play-off or a key there is nothing to connect to: the page says why. */
+function cannotOpen() {
+  shown.error = !playoffId ? t("No play-off in the address.")
+    : t("No board key: open {address}", { address: "/clock/{playoff}#key=…" });
   shown.connection = "error";
   const el = document.getElementById("conn");
   setAttr(el, "data-state", "error");
-  setText(el, "no key");
+  setText(el, t("no key"));
   setText(document.getElementById("notice"), shown.error);
+}
+
+// The language the address asks for, at once: the welcome confirms it (or names the
+// key's, when the address asks for none).
+const asking = useLanguage(askedLanguage(), prefix);
+
+if (!playoffId || !key) {
+  cannotOpen();
+  asking.then(cannotOpen);  // said again in the language asked for
 } else {
   conn.connect();
   wakeUp();

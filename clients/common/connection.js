@@ -71,6 +71,7 @@ export class PlayoffConnection {
     this.viewKind = view;
     this.screen = screen;
     this.language = language;
+    this.spoken = null;        // the language the server words this connection's views in
     // This page's own id, the same in every hello: a reconnection replaces the
     // connection the server may still hold for it, never another screen's.
     this.instance = (globalThis.crypto && crypto.randomUUID)

@@ -112,6 +112,7 @@ from playoff_formats.model import (
 )
 from playoff_formats.placings import final_placings
 from playoff_formats.regulations import regulation_names, regulation_ranks, regulations_for
+from playoff_formats.speech import speaking
 
 router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
@@ -454,6 +455,11 @@ async def get_foresight(
 MAX_WAIT_S = 25.0
 """The longest a view request waits for the event to change."""
 
+EventViewLanguage = Annotated[Literal["en", "es", "fr", "de", "ru", "en-XA"] | None, Query(
+    description="The language the view is worded in; else a display key's own, else "
+    "English. The answer's Content-Language names it",
+)]
+
 
 @router.get(
     "/events/{event_id}/view",
@@ -461,8 +467,8 @@ MAX_WAIT_S = 25.0
     response_model=EventWatchView | EventHallView, responses=_TOKEN_ERRORS,
 )
 async def get_event_view(
-    event_id: str, request: Request, service: ServiceDep, token: TokenDep,
-    kind: Literal["arbiter", "hall"] = "arbiter",
+    event_id: str, request: Request, response: Response, service: ServiceDep,
+    token: TokenDep, kind: Literal["arbiter", "hall"] = "arbiter",
     after: Annotated[int, Query(
         ge=-1, le=MAX_SEQ, description="Wait for a seq past this one (with wait)"
     )] = -1,
@@ -470,7 +476,7 @@ async def get_event_view(
         ge=0, le=MAX_WAIT_S, description="Seconds to wait for the event to change"
     )] = 0,
     draw_rate: DrawRate = None, time_control: TimeControlKind = "classical",
-    screen: HallScreen = None,
+    screen: HallScreen = None, lang: EventViewLanguage = None,
 ) -> dict[str, Any]:
     # The hall's watch is read by any token; the arbiter's, or a model of one's own
     # (a computation the caller chooses), only by those who may compute it.
@@ -495,12 +501,16 @@ async def get_event_view(
         # A result recorded while the outcomes were counted: count them again.
         if found is None or found.pending == state.pending:
             break
-    if kind == "hall":
-        return event_hall_view(state, found)
-    return event_watch_view(
-        state, found, record.role.value, error,
-        time_control if draw_rate is None else f"draw rate {draw_rate:.0%}",
-    )
+    # The screen's page words follow the language its view is worded in.
+    language = lang or record.language or "en"
+    response.headers["Content-Language"] = language
+    with speaking(request.app.state.catalogs.language(language)):
+        if kind == "hall":
+            return event_hall_view(state, found)
+        return event_watch_view(
+            state, found, record.role.value, error,
+            time_control if draw_rate is None else f"draw rate {draw_rate:.0%}",
+        )
 
 
 @router.get(

@@ -2,7 +2,8 @@
 
 Computed here, for one match at one instant; the board's page renders it and, between
 frames, runs the running side down from ``server_ms`` (docs/protocol.md, "The board
-view").
+view"). Its words are in the language in force (the board key's, or the one the tablet
+asked for in its hello): the players read them across the board.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from orchestrator.views.playoff import ClockView, clock_view
 from orchestrator.views.shared import offset_minutes, round_name, uncited
 from playoff_formats.clock import ClockStatus
 from playoff_formats.model import Colour
-from playoff_formats.playoff import Game
+from playoff_formats.playoff import Game, Match
+from playoff_formats.speech import spoken, tr
 from playoff_formats.stamps import ALLOWANCES
+from playoff_formats.timecontrol import Stage
 
 __all__ = ["BoardView", "board_view"]
 
@@ -113,15 +116,51 @@ def _current_game(state: PlayoffState, match_id: int) -> Game | None:
     return started[-1] if started else (games[-1] if games else None)
 
 
+def _title(state: PlayoffState, match: Match) -> str:
+    """The round and the two players: "Final · Abdusattorov v Sindarov"."""
+    shorts = short_names(state.names)
+    first, second = (
+        shorts.get(p, p) if p else tr("to be decided") for p in match.players
+    )
+    versus = tr("{first} v {second}", first=first, second=second)
+    stage = round_name(state.chess, match)
+    return tr("{round} · {players}", round=uncited(stage), players=versus) if stage else versus
+
+
+def _seconds(ms: int) -> str:
+    """Seconds as the language writes them: "3", "1.5" ("1,5" in German)."""
+    whole, rest = divmod(ms, 1000)
+    if rest == 0:
+        return str(whole)  # as the format writes it: never grouped ("1000", not "1,000")
+    if whole >= 1000:  # past what a language's number keeps to the millisecond
+        return f"{whole}.{rest:03d}".rstrip("0")
+    return spoken().number(ms / 1000)
+
+
+def _increment_words(stage: Stage | None) -> str:
+    """White's increment as the board shows it ("+3 s from move 61"), or "" for none."""
+    if stage is None or (stage.increment_ms == 0 and stage.increment_from_move == 1):
+        return ""
+    seconds = _seconds(stage.increment_ms)
+    if stage.increment_from_move == 1:
+        return tr("+{seconds} s", seconds=seconds)
+    return tr("+{seconds} s from move {move}", seconds=seconds, move=stage.increment_from_move)
+
+
+def _draw_means(side: str | None) -> str:
+    """What a draw means in a game with draw odds, in capitals across the board."""
+    if side is None:
+        return ""
+    # Each message whole: a language may put the colour anywhere in it.
+    return tr("DRAW = WHITE WINS") if side == Colour.WHITE else tr("DRAW = BLACK WINS")
+
+
 def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str, Any]:
     """The board view of match ``match_id``, as a view frame's data."""
     playoff = state.chess
     match = playoff.match(match_id)
     shorts = short_names(state.names)
-    a, b = match.players
-    versus = " v ".join(shorts.get(p, p) if p else "to be decided" for p in (a, b))
-    stage = round_name(playoff, match)
-    title = f"{uncited(stage)} · {versus}" if stage else versus
+    title = _title(state, match)
     game = _current_game(state, match_id)
     key = (match_id, game.number) if game is not None else None
     clock = state.clocks.get(key) if key is not None else None
@@ -133,18 +172,17 @@ def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str
             for side, pid in (("white", game.white), ("black", game.black))
         })
     elif game is not None:
-        waits = "players to be decided" if None in match.players else "colours to be drawn"
+        waits = (
+            tr("players to be decided") if None in match.players else tr("colours to be drawn")
+        )
     control = state.time_control(match, game) if game is not None else None
     stage0 = control.white[0] if control is not None else None
-    increment = ""
-    if control is not None and control.increment_words() != "no increment":
-        increment = control.increment_words()
+    increment = _increment_words(stage0)
     rules = match.rules
     decider = rules.decider
     draw_means = ""
     if game is not None and game.kind.decider and decider is not None:
-        side = decider.draw_odds_colour
-        draw_means = f"DRAW = {str(side).upper()} WINS" if side is not None else ""
+        draw_means = _draw_means(decider.draw_odds_colour)
     called_at = state.called.get(key) if key is not None else None
     status: Literal["waiting", "running", "paused", "called", "over"] = "waiting"
     if game is not None and game.result is not None:
@@ -156,7 +194,7 @@ def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str
     elif clock is not None and clock.status is ClockStatus.PAUSED:
         status = "paused"
     elif waits is None and game is not None and key not in state.started_at:
-        waits = "the arbiter to start the game"
+        waits = tr("the arbiter to start the game")
     flag = clock.flagged.value if clock is not None and clock.flagged is not None else None
     shown = None
     if clock is not None:
@@ -166,7 +204,7 @@ def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str
     to_move = clock.to_move if clock is not None and playing else None
     name = (
         decider.name if game is not None and game.kind.decider and decider is not None
-        else (f"Game {game.number}" if game is not None else "")
+        else (tr("Game {number}", number=game.number) if game is not None else "")
     )
     return BoardView(
         seq=state.seq,

@@ -13,6 +13,9 @@ renders and sends, it computes nothing.
 The hall display of the event shows one line of the watch only while the chief
 arbiter has switched it on (:class:`~orchestrator.core.events.HallForesightSet`): a
 play-off that is only possible is not announced to the players by default.
+
+Both views are worded in the language in force (the request's ``?lang=``, else the
+display key's language): built inside :func:`~playoff_formats.speech.speaking`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from orchestrator.core.state import EventState
 from orchestrator.views.printable import PrintMenu, event_print_menu
 from playoff_formats.foresight import DRAW_RATES, Foresight, PendingGame
 from playoff_formats.model import IndividualEvent
+from playoff_formats.speech import marked, ntr, spoken, tr
 from playoff_formats.values import Result
 from playoff_formats.words import result_written
 
@@ -158,7 +162,14 @@ def percent(p: float) -> str:
 
 
 def _count(value: float) -> str:
-    return f"{value:,.0f}"
+    """A count of outcomes (an estimate is rounded) as the language groups digits."""
+    return spoken().number(round(value))
+
+
+def _of_outcomes(count: float, total: int) -> str:
+    """The outcomes that need a play-off among all ("9 of 27 outcomes"): the word
+    agrees with the total."""
+    return ntr("{count} of {n} outcome", "{count} of {n} outcomes", total, count=_count(count))
 
 
 def _names(state: EventState) -> dict[str, str]:
@@ -174,7 +185,8 @@ def _pending(state: EventState, names: dict[str, str]) -> list[PendingView]:
         white, black = names.get(game.white, game.white), names.get(game.black, game.black)
         views.append(PendingView(
             round=game.round, white=white, black=black,
-            label=f"Round {game.round}: {white} – {black}",
+            label=tr("Round {round}: {white} – {black}", round=game.round, white=white,
+                     black=black),
             results=[_result_control(state.id, game, result, white, black)
                      for result in _RESULTS],
         ))
@@ -184,11 +196,6 @@ def _pending(state: EventState, names: dict[str, str]) -> list[PendingView]:
 def _result_control(
     event_id: str, game: PendingGame, result: Result, white: str, black: str
 ) -> ResultControl:
-    words = {
-        Result.WHITE_WINS: f"{white} beats {black}",
-        Result.DRAW: f"{white} draws with {black}",
-        Result.BLACK_WINS: f"{black} beats {white}",
-    }[result]
     label = result_written(result)
     return ResultControl(
         label=label,
@@ -197,36 +204,57 @@ def _result_control(
             body={"round": game.round, "white": game.white, "black": game.black,
                   "result": result.value},
         ),
-        confirm=f"Record {label} in round {game.round}: {words}?",
+        confirm=tr(_CONFIRMS[result], result=label, round=game.round, white=white, black=black),
     )
+
+
+_CONFIRMS = {
+    Result.WHITE_WINS: marked("Record {result} in round {round}: {white} beats {black}?"),
+    Result.DRAW: marked("Record {result} in round {round}: {white} draws with {black}?"),
+    Result.BLACK_WINS: marked("Record {result} in round {round}: {black} beats {white}?"),
+}
+"""The question before a result is sent, whole for each result: a language words the
+winner and the loser in its own order."""
+
+_TIME_CONTROLS = {
+    "classical": marked("classical"),
+    "rapid": marked("rapid"),
+    "blitz": marked("blitz"),
+}
+"""The time controls the model's draw rate is set by, as the arbiter reads them."""
 
 
 def _choices() -> list[ModelChoice]:
     return [
-        ModelChoice(value=kind, label=f"{kind} (draw rate {rate:.0%} between equal players)")
+        ModelChoice(value=kind, label=tr(
+            "{time_control} (draw rate {rate} between equal players)",
+            time_control=tr(_TIME_CONTROLS.get(kind, kind)), rate=f"{rate:.0%}",
+        ))
         for kind, rate in DRAW_RATES.items()
     ]
 
 
 def _watch(found: Foresight, time_control: str) -> WatchView:
     total = found.outcomes
-    of = f"of {_count(total)} outcome{'s' if total != 1 else ''}"
     probability = percent(found.probability)
     if not found.pending:
         headline = (
-            "Every result is in: a play-off for first is needed."
-            if found.playoff_outcomes else "Every result is in: no play-off for first is needed."
+            tr("Every result is in: a play-off for first is needed.")
+            if found.playoff_outcomes
+            else tr("Every result is in: no play-off for first is needed.")
         )
     else:
-        headline = (
-            f"A play-off for first is needed in {_count(found.playoff_outcomes)} {of} "
-            f"of the {len(found.pending)} pending game{'s' if len(found.pending) != 1 else ''}."
+        # Two counts: the games' sentence, with the outcomes counted in their own words.
+        headline = ntr(
+            "A play-off for first is needed in {outcomes} of the {n} pending game.",
+            "A play-off for first is needed in {outcomes} of the {n} pending games.",
+            len(found.pending), outcomes=_of_outcomes(found.playoff_outcomes, total),
         )
     players = [
         PlayerWatch(
             id=p.id, name=p.name, first_alone=p.first_alone, in_playoff=p.in_playoff,
-            first_alone_text=f"{_count(p.first_alone)} {of} · {percent(p.p_first_alone)}",
-            in_playoff_text=f"{_count(p.in_playoff)} {of} · {percent(p.p_in_playoff)}",
+            first_alone_text=_share(p.first_alone, total, p.p_first_alone),
+            in_playoff_text=_share(p.in_playoff, total, p.p_in_playoff),
         )
         for p in sorted(
             found.players, key=lambda p: (-(p.p_first_alone + p.p_in_playoff), p.name)
@@ -235,15 +263,24 @@ def _watch(found: Foresight, time_control: str) -> WatchView:
     ]
     note = None
     if not found.exact:
-        note = (
-            f"Too many outcomes to look at each: estimated from {found.sample:,} drawn at "
-            f"random, standard error at most {percent(found.error or 0)}"
+        note = tr(
+            "Too many outcomes to look at each: estimated from {sample} drawn at random, "
+            "standard error at most {error}",
+            sample=spoken().number(found.sample or 0), error=percent(found.error or 0),
         )
     return WatchView(
         time_control=time_control, choices=_choices(), outcomes=total, exact=found.exact,
         playoff_outcomes=found.playoff_outcomes,
         probability=found.probability, probability_text=probability, model=found.model,
         headline=headline, players=players, conditions=list(found.conditions), note=note,
+    )
+
+
+def _share(count: float, total: int, probability: float) -> str:
+    """A player's outcomes and their probability: "9 of 27 outcomes · 41.0%"."""
+    return ntr(
+        "{count} of {n} outcome · {percent}", "{count} of {n} outcomes · {percent}", total,
+        count=_count(count), percent=percent(probability),
     )
 
 
@@ -259,38 +296,43 @@ def event_watch_view(
     count = len(state.pending)
     build = None
     if count:
-        subtitle = f"{event.regulation} · {count} game{'s' if count != 1 else ''} pending"
-        next_step = (
+        subtitle = ntr(
+            "{regulation} · {n} game pending", "{regulation} · {n} games pending", count,
+            regulation=event.regulation,
+        )
+        next_step = tr(
             "Record each result as it comes in: the play-off watch is computed again at "
             "once. The play-off can be built when every game has its result."
         )
     elif state.playoffs:
-        subtitle = f"{event.regulation} · every result in"
-        next_step = "The play-off is built: open its console below."
+        subtitle = tr("{regulation} · every result in", regulation=event.regulation)
+        next_step = tr("The play-off is built: open its console below.")
     elif found is not None and found.playoff_outcomes:
-        subtitle = f"{event.regulation} · every result in"
-        next_step = "Every result is in: the standings are final, and first place is tied."
+        subtitle = tr("{regulation} · every result in", regulation=event.regulation)
+        next_step = tr("Every result is in: the standings are final, and first place is tied.")
         build = ResultControl(
-            label="Build the play-off",
+            label=tr("Build the play-off"),
             request=Request(method="POST", path=f"/api/events/{state.id}/playoff", body={}),
-            confirm="Build the play-off the regulation prescribes, seeded by the tie-breaks? "
-            "It is built once: its lots and schedule follow at once.",
+            confirm=tr(
+                "Build the play-off the regulation prescribes, seeded by the tie-breaks? "
+                "It is built once: its lots and schedule follow at once."
+            ),
         )
     else:
-        subtitle = f"{event.regulation} · every result in"
-        next_step = "Every result is in: the standings are final, with no tie for first."
+        subtitle = tr("{regulation} · every result in", regulation=event.regulation)
+        next_step = tr("Every result is in: the standings are final, with no tie for first.")
     chief = role == "chief"
     hall = HallSwitch(
         on=state.hall_foresight,
         words=(
-            "The hall display shows the play-off watch." if state.hall_foresight
-            else "The hall display does not show the play-off watch (the default)."
+            tr("The hall display shows the play-off watch.") if state.hall_foresight
+            else tr("The hall display does not show the play-off watch (the default).")
         ),
         request=Request(
             method="PUT", path=f"/api/events/{state.id}/hall-foresight",
             body={"on": not state.hall_foresight},
         ) if chief else None,
-        refusal=None if chief else "only the chief arbiter may switch it",
+        refusal=None if chief else tr("only the chief arbiter may switch it"),
     )
     view = EventWatchView(
         event_id=state.id, seq=state.seq, role="chief" if chief else "arbiter",
@@ -319,7 +361,7 @@ def hall_watch_line(found: Foresight) -> str:
     """The play-off watch for spectators: one plain sentence. The counts, the
     probabilities and the model they rest on are the arbiters' (the console)."""
     if found.playoff_outcomes == 0:
-        return "First place will be decided without a play-off."
+        return tr("First place will be decided without a play-off.")
     if found.playoff_outcomes >= found.outcomes:
-        return "A play-off for first is certain."
-    return "A play-off for first is possible: it depends on the games still in play."
+        return tr("A play-off for first is certain.")
+    return tr("A play-off for first is possible: it depends on the games still in play.")

@@ -10,24 +10,36 @@ import json
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
 
 from orchestrator.core.timesource import ManualTime
 from orchestrator.views import view_schemas
 from orchestrator.views.board import BoardView
+from tests.support.board import unworded
+from tests.support.events import ABDU, SINDAROV
 from tests.support.server import RunningServer
-from tests.support.ws import Setup, cmd, make_playoff, ok, raw_frames, raw_hello, served
+from tests.support.ws import (
+    Setup,
+    cmd,
+    make_playoff,
+    ok,
+    raw_frames,
+    raw_hello,
+    served,
+)
 
 G25 = 25 * 60_000
 INC = 5_000
 
 
-def board_key(setup: Setup, match: int = 1, token: str | None = None) -> dict[str, Any]:
+def board_key(
+    setup: Setup, match: int = 1, token: str | None = None, language: str | None = None
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"role": "board", "playoff": setup.playoff_id, "match": match}
+    if language is not None:
+        body["language"] = language
     with setup.server.client(token or setup.arbiter) as http:
-        response = http.post(
-            f"/api/events/{setup.event_id}/tokens",
-            json={"role": "board", "playoff": setup.playoff_id, "match": match},
-        )
+        response = http.post(f"/api/events/{setup.event_id}/tokens", json=body)
     assert response.status_code == 201, response.text
     answer: dict[str, Any] = response.json()
     return answer
@@ -335,3 +347,62 @@ async def test_call_arbiter_sides_penalty_and_presence(tmp_path: Path) -> None:
         texts = json.dumps(view["changes"])
         assert "illegal move" in texts and "7.5.5" in texts
         await ws.close()
+
+
+async def board_in(
+    setup: Setup, key: str, language: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The welcome and the first view of a board that asks for ``language`` (or none)."""
+    hello: dict[str, Any] = {"token": key, "last_seq": None, "view": "board"}
+    if language is not None:
+        hello["language"] = language
+    async with connect(setup.ws_url) as ws:
+        await ws.send(json.dumps({"t": "hello", "d": hello}))
+        (welcome,) = await raw_frames(ws, lambda f: f["t"] == "welcome")
+        view = (await raw_frames(ws, lambda f: f["t"] == "view"))[-1]
+    return welcome["d"], view["d"]
+
+
+async def test_a_board_speaks_its_keys_language_or_the_one_its_hello_asks_for(
+    tmp_path: Path,
+) -> None:
+    clock = ManualTime()
+    async with served(tmp_path / "log.db", clock) as server:
+        setup = make_playoff(server)
+        # In English, as ever: the words the players read across the board.
+        welcome, view = await board_in(setup, board_key(setup)["token"])
+        assert welcome["language"] == "en"
+        assert view["game_name"] == "Game 1" and view["increment"] == "+5 s"
+        assert view["waits"] == "the arbiter to start the game"
+        assert view["title"].endswith(" · Abdusattorov v Sindarov")
+        # A key minted in the pseudo-language: every text of the view is in brackets,
+        # the names and figures as they are.
+        pseudo = board_key(setup, language="en-XA")["token"]
+        welcome, view = await board_in(setup, pseudo)
+        assert welcome["language"] == "en-XA"
+        assert unworded(view) == {}
+        assert view["game_name"].startswith("[Ĝåmé 1")
+        assert view["increment"].startswith("[+5 š")
+        assert "Abdusattorov" in view["title"] and "Sindarov" in view["title"]
+        assert "[" not in view["players"]["white"]["name"]
+        # The hello asks for it (the page's ?lang=): it wins over the key's.
+        welcome, view = await board_in(setup, board_key(setup)["token"], "en-XA")
+        assert welcome["language"] == "en-XA" and unworded(view) == {}
+        welcome, view = await board_in(setup, pseudo, "en")
+        assert view["game_name"] == "Game 1"
+        # The Armageddon: its draw odds and its increment from move 61, worded.
+        for game in (1, 2):  # each won by White well inside the time: no flag shown
+            setup.post(f"/1/games/{game}/start")
+            clock.advance(60_000)
+            setup.post(f"/1/games/{game}/result", {"result": "1-0"})
+            clock.advance(10 * 60_000)
+        setup.post("/1/coin-toss", {"method": "physical", "winner": SINDAROV})
+        setup.post("/1/armageddon-colours", {"white": ABDU, "black": SINDAROV})
+        welcome, view = await board_in(setup, pseudo)
+        assert view["draw_means"].startswith("[ÐŔÅŴ = BĻÅÇĶ ŴÎÑŠ")
+        assert view["increment"].startswith("[+3 š fŕöm mövé 61")
+        # The decider's name is the format's (playoff_formats words it).
+        assert unworded(view) == {"game_name": view["game_name"]}
+        welcome, view = await board_in(setup, board_key(setup)["token"])
+        assert view["draw_means"] == "DRAW = BLACK WINS"
+        assert view["increment"] == "+3 s from move 61"

@@ -12,10 +12,14 @@ real service on a real port: the hall display and the arbiter console follow it.
   the link is back, and charged at their stamps.
 - A flag: at 0 the board says it has sent every press up to then, and shows the flag
   the server announced.
+- Its language: the address's ``?lang=`` or the board key's. In the pseudo-language
+  ``en-XA`` every text on it is in [brackets] but the names and the clocks' digits,
+  and nothing is cut off on a phone, though every text is 40 % longer.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,11 +30,13 @@ from tests.support.board import (
     PHONE,
     board_key,
     board_page,
+    bracketed,
     clock_url,
     events,
     settled,
     state,
     tap,
+    visible_texts,
     wait_running,
 )
 from tests.support.browser import browser, save_screenshot
@@ -39,7 +45,9 @@ from tests.support.display import (
     Playoff,
     SkippableTime,
     chess_playoff,
+    fits,
     level_after_two_games,
+    ok,
     opened,
 )
 from tests.support.events import ABDU, SINDAROV
@@ -294,3 +302,95 @@ def test_the_tablets_time_never_runs_back_under_a_correction_of_its_offset(
     assert readings["after"] > readings["held"]
     assert readings["after"] - readings["before"] < 120  # held still, then ran on
     assert readings["reset"] < readings["after"] - 3000
+
+
+DIGITS = re.compile(r"^[\d:.]+$|^—$")
+"""A clock's digits (or its dash before the game): a figure in every language."""
+
+
+def in_language(url: str, lang: str) -> str:
+    address, _, fragment = url.partition("#")
+    return f"{address}?lang={lang}#{fragment}"
+
+
+def speaks(page: Page, lang: str) -> None:
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
+def unworded(page: Page, names: set[str]) -> list[str]:
+    """The visible texts not in ``en-XA`` but names and digits; none cut off (else the
+    texts cut off, marked)."""
+    scroll_width, inner_width, scroll_height, inner_height = fits(page)
+    assert scroll_width <= inner_width and scroll_height <= inner_height
+    found = visible_texts(page)
+    assert len(found["texts"]) >= 8  # the halves, the bar and its buttons at least
+    assert found["cut"] == [], found["cut"]
+    assert bracketed(found["title"]), found["title"]
+    return [
+        text for text in found["texts"]
+        if not bracketed(text) and text not in names and not DIGITS.match(text)
+    ]
+
+
+def names_of(playoff: Playoff, key: dict[str, object]) -> set[str]:
+    with playoff.server.client(str(key["token"])) as board:
+        view = ok(board.get(f"/api/playoffs/{playoff.id}/view", params={"kind": "board"}))
+    return {player["name"] for player in view["players"].values()}
+
+
+def test_the_board_clock_in_the_pseudo_language_is_worded_whole_on_a_phone(
+    browser: Browser, server: RunningServer
+) -> None:
+    from playwright.sync_api import expect
+
+    playoff = chess_playoff(server)
+    key = board_key(playoff, 1)
+    names = names_of(playoff, key)
+    with board_page(browser, in_language(clock_url(playoff, key), "en-XA"), PHONE) as page:
+        speaks(page, "en-XA")
+        expect(page.get_by_test_id("game")).to_contain_text("[Ĝåmé 1")
+        assert unworded(page, names) == []
+        playoff.game(1, 1, "start")
+        wait_running(page, "white")
+        tap(page, "white")
+        wait_running(page, "black")
+        expect(page.get_by_test_id("half-left")).to_contain_text("[Mövéš: 1")
+        assert unworded(page, names) == []
+        save_screenshot(page, "board-clock-phone-en-XA")
+        page.get_by_test_id("call-arbiter").tap()
+        expect(page.get_by_test_id("confirm-call")).to_be_visible()
+        assert unworded(page, names) == []
+        page.get_by_test_id("call-confirm").tap()
+        expect(page.get_by_test_id("called")).to_be_visible()
+        assert unworded(page, names) == []
+        save_screenshot(page, "board-clock-phone-called-en-XA")
+    # Landscape too: the halves side by side, the bar narrow between them.
+    url = in_language(clock_url(playoff, key), "en-XA")
+    with board_page(browser, url, {"width": PHONE["height"], "height": PHONE["width"]}) as page:
+        speaks(page, "en-XA")
+        assert unworded(page, names) == []
+
+
+def test_the_armageddon_in_the_board_keys_language(
+    browser: Browser, server: RunningServer
+) -> None:
+    from playwright.sync_api import expect
+
+    playoff = chess_playoff(server)
+    level_after_two_games(playoff)
+    playoff.post("/matches/1/coin-toss", {"method": "physical", "winner": SINDAROV})
+    playoff.post("/matches/1/armageddon-colours", {"white": ABDU, "black": SINDAROV})
+    with playoff.server.client(playoff.token) as chief:
+        event_id = ok(chief.get(f"/api/playoffs/{playoff.id}"))["event_id"]
+        key = ok(chief.post(f"/api/events/{event_id}/tokens", json={
+            "role": "board", "playoff": playoff.id, "match": 1, "language": "en-XA",
+        }))
+    names = names_of(playoff, key)
+    with board_page(browser, clock_url(playoff, key), PHONE) as page:
+        speaks(page, "en-XA")
+        expect(page.get_by_test_id("draw-means")).to_contain_text("[ÐŔÅŴ = BĻÅÇĶ ŴÎÑŠ")
+        expect(page.get_by_test_id("half-left")).to_contain_text("[+3 š fŕöm mövé 61")
+        # The decider's name is the format's own (worded by playoff_formats).
+        decider = page.get_by_test_id("game").inner_text()
+        assert unworded(page, names | {decider}) == []
+        save_screenshot(page, "board-clock-phone-armageddon-en-XA")

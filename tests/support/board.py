@@ -92,3 +92,56 @@ def events(playoff: Playoff, kind: str) -> list[dict[str, Any]]:
         log = ok(chief.get(f"/api/playoffs/{playoff.id}/events"))
     rows = log["events"] if isinstance(log, dict) else log
     return [row["data"] for row in rows if row["type"] == kind]
+
+
+WORDED = ("title", "game_name", "waits", "increment", "draw_means")
+"""The board view's texts worded by the server (the others are names, figures and
+identifiers)."""
+
+
+def bracketed(text: str) -> bool:
+    """A text in ``en-XA``, the pseudo-language: each message in [brackets]."""
+    return text.startswith("[") and text.endswith("]")
+
+
+def unworded(view: dict[str, Any], fields: tuple[str, ...] = WORDED) -> dict[str, str]:
+    """The worded fields of a board view that are not in ``en-XA`` (empty ones aside)."""
+    return {name: view[name] for name in fields if view[name] and not bracketed(view[name])}
+
+
+# Every visible text on the page, and whether it is whole: inside the screen and
+# inside every box that clips it (an ellipsis is a text cut off too).
+VISIBLE_TEXTS = """() => {
+  const texts = [];
+  const cut = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const clips = (el) => {
+    const style = getComputedStyle(el);
+    return style.overflowX !== "visible" || style.overflowY !== "visible";
+  };
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    const el = node.parentElement;
+    if (!text || !el || !el.checkVisibility({ visibilityProperty: true })) continue;
+    if (el.closest("noscript")) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    if (!rects.length) continue;
+    texts.push(text);
+    const boxes = [{ left: 0, top: 0, right: innerWidth, bottom: innerHeight }];
+    for (let a = el; a && a !== document.documentElement; a = a.parentElement) {
+      if (a !== document.body && clips(a)) boxes.push(a.getBoundingClientRect());
+    }
+    const outside = rects.some((r) => boxes.some((b) => r.left < b.left - 1
+      || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1));
+    if (outside || el.scrollWidth > el.clientWidth + 1 && clips(el)) cut.push(text);
+  }
+  return { texts, cut, title: document.title };
+}"""
+
+
+def visible_texts(page: Page) -> dict[str, Any]:
+    """The page's visible texts, those cut off, and its title."""
+    found: dict[str, Any] = page.evaluate(VISIBLE_TEXTS)
+    return found
