@@ -132,8 +132,10 @@ def test_every_route_is_in_the_matrix(setup: Setup) -> None:
         if path.startswith("/api/")
     }
     # Not an event's token: the upload (anyone, or the organiser's credential), the
-    # health check (anyone) and the administrator's routes (the administrator's token).
-    apart = {("POST", "/api/events"), ("GET", "/api/health"), ("GET", "/api/admin/quarantine")}
+    # health check and the languages' words (anyone) and the administrator's routes (the
+    # administrator's token).
+    apart = {("POST", "/api/events"), ("GET", "/api/health"), ("GET", "/api/admin/quarantine"),
+             ("GET", "/api/languages"), ("GET", "/api/languages/{code}")}
 
     def template(path: str) -> str:
         path = path.split("?", 1)[0]
