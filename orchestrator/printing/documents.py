@@ -28,6 +28,7 @@ from orchestrator.printing.standings import (
 )
 from orchestrator.views.printable import PRINTOUTS, print_refusal
 from playoff_formats.errors import PlayoffError
+from playoff_formats.formats.said import said_name
 from playoff_formats.regulations import Regulation, get_regulation
 from playoff_formats.speech import tr
 from playoff_formats.standings import Standings
@@ -55,7 +56,8 @@ def printout_html(
     if refusal is not None:
         raise PlayoffError(refusal)
     words = Words(state, view_context(sources, state))
-    heading = [tr("Play-off · {stages}", stages=" · ".join(s.name for s in state.chess.stages))]
+    heading = [tr("Play-off · {stages}",
+                  stages=" · ".join(said_name(s.name) for s in state.chess.stages))]
     if what == "slips":
         keys = [one_game(words, match, game)] if match is not None and game is not None else [
             key for key in game_keys(words) if match is None or key[0] == match

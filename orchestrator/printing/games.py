@@ -21,6 +21,7 @@ from orchestrator.views.hall.core import Core as HallWords
 from orchestrator.views.hall.games import draw_rule
 from orchestrator.views.hall.models import PlayerLabel
 from playoff_formats.errors import PlayoffError
+from playoff_formats.formats.said import said_name
 from playoff_formats.model import Colour
 from playoff_formats.playoff import GameKind, Match
 from playoff_formats.schedule import PlannedGame, UnitKind
@@ -127,14 +128,14 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
     rules = match.rules
     game = playoff.game(*key)
     planned = words.planned(key)
-    stage_name = next((s.name for s in playoff.stages if s.id == match.stage), "")
+    stage_name = next((said_name(s.name) for s in playoff.stages if s.id == match.stage), "")
     stage = " · ".join(p for p in (stage_name, words.console.round_name(match)) if p)
     ladder = rules.stage_of(number)
     if ladder is not None and len(rules.stages) > 1:
-        stage += f" · {ladder.name}"
+        stage += f" · {said_name(ladder.name)}"
     decider = rules.decider
     title = _title(match, number, words.hall.match_names[match.id],
-                   decider.name if kind.decider and decider is not None else None,
+                   said_name(decider.name) if kind.decider and decider is not None else None,
                    planned is not None and planned.tentative)
     if game is not None and game.result is not None:
         where: Literal["played", "in play", "to play"] = "played"
@@ -168,7 +169,7 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
     terms = None
     if kind is GameKind.ARMAGEDDON and decider is not None and control is not None:
         said = {
-            "decider": decider.name,
+            "decider": said_name(decider.name),
             "white": clock_minutes(control.initial_ms(Colour.WHITE)),
             "black": clock_minutes(control.initial_ms(Colour.BLACK)),
             "draw": draw_rule(decider.draw_means),

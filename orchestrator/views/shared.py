@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from orchestrator.core.state import PlayoffState
 from orchestrator.views.context import ViewContext
 from playoff_formats.clock import ClockStatus
+from playoff_formats.formats.said import said_name
 from playoff_formats.model import Colour
 from playoff_formats.placings import Award
 from playoff_formats.playoff import Match, Playoff, champion
@@ -91,13 +92,21 @@ _CITATION = re.compile(r"\s*\((?:[^()]*\s)?(?:reg|regs|art|arts|rule|rules)\.?\s
 """A rule cited at the end of a round's name ("Final (reg. 6)")."""
 
 
-def round_name(playoff: Playoff, match: Match) -> str | None:
-    """The name of the round ``match`` is played in, as its format gives it (with the
+def written_round_name(playoff: Playoff, match: Match) -> str | None:
+    """The name of the round ``match`` is played in, as its format writes it (with the
     rule it cites, "Final (reg. 6)"); None for a match of no known round."""
     for r in playoff.rounds:
         if (r.stage, r.number) == (match.stage, match.round):
             return r.name
     return None
+
+
+def round_name(playoff: Playoff, match: Match) -> str | None:
+    """The name of the round ``match`` is played in, in the reader's language (a
+    built-in format's) or as its organiser wrote it; None for a match of no known
+    round."""
+    written = written_round_name(playoff, match)
+    return None if written is None else said_name(written)
 
 
 def uncited(name: str) -> str:

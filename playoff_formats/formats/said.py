@@ -58,14 +58,23 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple(found)
 
 
+_CITED = re.compile(r"(?P<name>.+?)(?P<citation> \((?:reg|regs)\. [^()]*\))")
+"""A built-in round's name with the rule it cites: "Final (reg. 6)"."""
+
+
 def said_name(name: str) -> str:
-    """``name`` in the language in force if a built-in format gives it, else as written."""
+    """``name`` in the language in force if a built-in format gives it (with the rule
+    it cites, as cited: "Final (reg. 6)"), else as written."""
     if name in BUILT_IN_NAMES:
         return tr(name)
     for pattern, template in _patterns():
         found = pattern.fullmatch(name)
         if found is not None:
             return tr(template, **{key: int(value) for key, value in found.groupdict().items()})
+    cited = _CITED.fullmatch(name)
+    if cited is not None and cited["name"] in BUILT_IN_NAMES:
+        return tr("{name} {citation}", name=tr(cited["name"]),
+                  citation=cited["citation"].strip())
     return name
 
 

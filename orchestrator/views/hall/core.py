@@ -10,9 +10,9 @@ from datetime import datetime, timedelta
 from orchestrator.core.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.models import PlayerLabel
-from orchestrator.views.shared import round_name, uncited
+from orchestrator.views.shared import round_name, uncited, written_round_name
 from playoff_formats.clock import ClockStatus
-from playoff_formats.formats.said import said_match_name, said_name
+from playoff_formats.formats.said import said_match_name
 from playoff_formats.playoff import Match, Playoff
 from playoff_formats.schedule import Break, Entrant, Plan, PlannedGame, UnitStatus
 from playoff_formats.schedule.words import instant
@@ -112,7 +112,7 @@ class Core:
         name = round_name(playoff, match)
         if name is None:
             return tr("Round {number}", number=match.round)
-        return said_name(uncited(name))
+        return uncited(name)
 
     def match_name(self, playoff: Playoff, match: Match) -> str:
         """The round's name for the only match of its round ("Final"), else the round's
@@ -120,7 +120,7 @@ class Core:
         alongside = [m for m in playoff.matches if (m.stage, m.round) == (match.stage, match.round)]
         if len(alongside) <= 1:
             return self.round_name(playoff, match)
-        written = round_name(playoff, match)
+        written = written_round_name(playoff, match)
         said = said_match_name(uncited(written), match.number) if written is not None else None
         if said is not None:
             return said
