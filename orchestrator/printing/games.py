@@ -164,7 +164,8 @@ def game_sheet(words: Words, key: GameKey) -> GameSheet:
         )
         a, b = (words.hall.player(p) for p in sides)
         players = (a, b)
-        colours = words.console.colour_rule(match, number).capitalize()
+        rule = words.console.colour_rule(match, number)
+        colours = rule[:1].upper() + rule[1:]  # the first letter only: German nouns keep theirs
     control = state.time_control(match, number)
     terms = None
     if kind is GameKind.ARMAGEDDON and decider is not None and control is not None:

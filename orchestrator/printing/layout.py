@@ -177,13 +177,14 @@ def table(
             f'<col style="width: {w}">' if w else "<col>" for w in widths
         ) + "</colgroup>"
     head = "".join(f"<th{cls(i)}>{esc(h)}</th>" for i, h in enumerate(headers))
-    marked = list(row_classes)
+    row_marks = list(row_classes)
 
-    def tr(n: int) -> str:
-        return f'<tr class="{esc(marked[n])}">' if n < len(marked) and marked[n] else "<tr>"
+    def row_start(n: int) -> str:
+        marks = row_marks[n] if n < len(row_marks) else ""
+        return f'<tr class="{esc(marks)}">' if marks else "<tr>"
 
     body = "".join(
-        tr(n) + "".join(f"<td{cls(i)}>{esc(c)}</td>" for i, c in enumerate(row)) + "</tr>"
+        row_start(n) + "".join(f"<td{cls(i)}>{esc(c)}</td>" for i, c in enumerate(row)) + "</tr>"
         for n, row in enumerate(rows)
     )
     return (

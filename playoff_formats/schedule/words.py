@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from playoff_formats.phrase import Player, and_list
+from playoff_formats.speech import ntr, tr
 from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind, RestKind
 
 if TYPE_CHECKING:  # the rests' module words its breaches here
@@ -63,14 +64,14 @@ def span(delta: timedelta) -> str:
     hours, rest = divmod(total, 3600)
     minutes, seconds = divmod(rest, 60)
     if hours == 0 and seconds == 0:
-        return f"{sign}{minutes} minute{'s' if minutes != 1 else ''}"
+        return sign + ntr("{n} minute", "{n} minutes", minutes)
     parts = []
     if hours:
-        parts.append(f"{hours} h")
+        parts.append(tr("{hours} h", hours=hours))
     if minutes:
-        parts.append(f"{minutes} min")
+        parts.append(tr("{minutes} min", minutes=minutes))
     if seconds:
-        parts.append(f"{seconds} s")
+        parts.append(tr("{seconds} s", seconds=seconds))
     return sign + " ".join(parts)
 
 
@@ -78,7 +79,7 @@ def adjective(delta: timedelta) -> str:
     """``30-minute`` for whole minutes, else the span."""
     total = round(delta.total_seconds())
     if total % 60 == 0:
-        return f"{total // 60}-minute"
+        return tr("{minutes}-minute", minutes=total // 60)
     return span(delta)
 
 
