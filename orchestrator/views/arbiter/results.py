@@ -20,12 +20,13 @@ from orchestrator.views.arbiter.core import (
 from orchestrator.views.arbiter.forms import (
     Control,
 )
+from playoff_formats.formats.said import said_name
 from playoff_formats.playoff import (
     Game,
     Match,
     final_match,
 )
-from playoff_formats.speech import marked, ntr, tr
+from playoff_formats.speech import marked, tr
 from playoff_formats.words import (
     count,
     result_said,
@@ -132,10 +133,9 @@ def consequences(core: Core, after: PlayoffState) -> list[str]:
             name, rule = rules.decider.name, rules.decider.rule
             # English's article follows the decider's name; other languages say it
             # their own way from the name alone.
-            said.append(ntr(
+            said.append(tr(
                 DECIDES[(name[:1].lower() in "aeio", bool(rule))],
-                DECIDES[(name[:1].lower() in "aeio", bool(rule))],
-                rules.regular_games, round=round_name, count=count(rules.regular_games),
-                decider=name, rule=rule,
+                round=round_name, count=count(rules.regular_games),
+                decider=said_name(name), rule=rule,
             ))
     return said
