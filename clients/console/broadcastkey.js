@@ -7,6 +7,7 @@
  */
 
 import { esc } from "../common/html.js";
+import { t } from "../common/words.js";
 import { mintKey } from "./hallkey.js";
 import { patch } from "./patch.js";
 
@@ -51,7 +52,7 @@ export function listenBroadcastKey(current, rerender) {
         S.link = feed ? `${location.origin}${feed.link}` : null;
       }
     } catch (err) {
-      S.error = "The server did not answer: check the network, then try again.";
+      S.error = t("The server did not answer: check the network, then try again.");
     } finally {
       S.busy = false;
       rerender();

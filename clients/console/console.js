@@ -37,6 +37,7 @@ import { listenBroadcastKey, renderBroadcastKey } from "./broadcastkey.js";
 import { listenBoards, noteOutage, renderBoards } from "./boards.js";
 import { listenEboards } from "./eboards.js";
 import { listenPrintMenu, renderPrintMenu } from "./printmenu.js";
+import { LANGUAGE_KEY, chosenLanguage } from "./languages.js";
 
 const PLAYOFF = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop() || "");
 const TOKEN_KEY = `arbiter-console:token:${PLAYOFF}`;
@@ -45,7 +46,6 @@ const SLOW_MS = 8000;            // a command unanswered this long says so
 const RESEND_MAX_AGE_MS = 30000; // a command older than this is not sent again on reconnection
 const CONFIRM_MS = 15000;        // a confirmation not given within this is withdrawn
 const ALERT_MS = 8000;           // an alert that asks for nothing goes after this
-const LANGUAGE_KEY = "arbiter-console:language";  // the language chosen on this console
 
 const $ = (id) => document.getElementById(id);
 
@@ -630,13 +630,6 @@ document.addEventListener("submit", (e) => {
 let languages = null;  // the languages the service speaks, once told
 let asking = null;     // the question, once asked
 
-/** The language this console asks for: the one chosen on it, else the browser's. A
- * browser in English asks for nothing: the page is written in it. */
-function chosenLanguage() {
-  const asked = localStorage.getItem(LANGUAGE_KEY) || navigator.language || "en";
-  return /^en(?:$|[-_](?!xa$))/i.test(asked) ? "en" : asked;
-}
-
 /** The switch: the languages the service speaks (only the one spoken, until they are
  * asked for), the one spoken chosen. */
 function showLanguages() {
@@ -705,7 +698,7 @@ listenBroadcastKey(() => ({ view: conn.view, token: S.token, playoffId: PLAYOFF 
   () => renderBroadcastKey(conn.view, conn.role));
 listenPrintMenu(() => ({ menu: conn.view && conn.view.printing, token: S.token }),
   () => renderPrintMenu("print", conn.view && conn.view.printing));
-listenBoards(send, render);
+listenBoards(send, render, () => ({ view: conn.view, token: S.token }));
 listenEboards(send);
 window.addEventListener("resize", renderPlan);
 window.addEventListener("resize", placeAlerts);

@@ -11,9 +11,14 @@
  *
  * The token is typed into the page and kept in sessionStorage for this tab only;
  * it travels in Authorization headers, never in a URL.
+ *
+ * It speaks the language of the arbiter console in this browser (the one chosen on
+ * it, else the browser's): its own words, and the view the server words in it.
  */
 
 import { esc, setText } from "../common/html.js";
+import { language, t, useLanguage } from "../common/words.js";
+import { chosenLanguage } from "./languages.js";
 import { patch } from "./patch.js";
 import { listenPrintMenu, renderPrintMenu } from "./printmenu.js";
 
@@ -21,9 +26,13 @@ const EVENT = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/"
 const TOKEN_KEY = `arbiter-console:event-token:${EVENT}`;
 const MODEL_KEY = `arbiter-console:event-model:${EVENT}`;
 const WAIT_S = 20;
-const ROLES = { chief: "Chief arbiter", arbiter: "Arbiter" };
 
 const $ = (id) => document.getElementById(id);
+
+/** Who this console is logged in as, by its key's role. */
+function roleWords(role) {
+  return ({ chief: t("Logged in: chief arbiter"), arbiter: t("Logged in: arbiter") })[role] || null;
+}
 
 const S = {
   token: sessionStorage.getItem(TOKEN_KEY),
@@ -50,7 +59,7 @@ function reasonOf(body, status) {
   if (Array.isArray(detail) && detail.length) {
     return detail.map((p) => `${(p.loc || []).join(".")}: ${p.msg}`).join("; ");
   }
-  return `the server answered ${status}`;
+  return t("the server answered {status}", { status });
 }
 
 async function call(method, path, body, key) {
@@ -78,7 +87,9 @@ async function poll(generation) {
     const after = S.view ? S.view.seq : -1;
     const wait = S.view ? WAIT_S : 0;
     try {
-      const model = `time_control=${encodeURIComponent(S.timeControl)}`;
+      // The view in the console's language (English goes without saying).
+      const lang = language() === "en" ? "" : `&lang=${encodeURIComponent(language())}`;
+      const model = `time_control=${encodeURIComponent(S.timeControl)}${lang}`;
       const view = await call(
         "GET", `/api/events/${encodeURIComponent(EVENT)}/view?after=${after}&wait=${wait}&${model}`);
       if (generation !== S.generation) return;
@@ -92,15 +103,15 @@ async function poll(generation) {
       if (err.status === 401 || err.status === 403) {
         const display = err.status === 403;
         forget();
-        pushAlert(display ? "This token cannot open the console" : "Token refused", err.message,
-          display ? "A display key only shows the hall display: type an arbiter or chief arbiter token."
-            : "Type a valid arbiter token (or the chief arbiter's) below, then press Connect.");
+        pushAlert(display ? t("This token cannot open the console") : t("Token refused"), err.message,
+          display ? t("A display key only shows the hall display: type an arbiter or chief arbiter token.")
+            : t("Type a valid arbiter token (or the chief arbiter's) below, then press Connect."));
         return;
       }
       if (err.status === 404) {
         showStatus("refused");
-        pushAlert("Not this token's event", err.message,
-          "The token is good: check the address of this page against the event named above.");
+        pushAlert(t("Not this token's event"), err.message,
+          t("The token is good: check the address of this page against the event named above."));
         return;
       }
       failures += 1;
@@ -120,9 +131,9 @@ async function send(key, label, request) {
     await call(request.method, request.path, request.body, idempotency);
     dropAlerts();
   } catch (err) {
-    pushAlert(`${label}: refused`, err.message,
-      err.status ? "Nothing was changed. Check what the console shows now."
-        : "The server did not answer: check the network and what the console shows before sending it again.");
+    pushAlert(t("{command}: refused", { command: label }), err.message,
+      err.status ? t("Nothing was changed. Check what the console shows now.")
+        : t("The server did not answer: check the network and what the console shows before sending it again."));
   } finally {
     S.sending.delete(key);
     render();
@@ -151,7 +162,7 @@ function renderAlerts() {
           <p class="alert-reason" data-testid="alert-reason">${esc(a.reason)}</p>
           <p class="alert-advice">${esc(a.advice)}</p>
         </div>
-        <button type="button" class="btn btn-quiet" data-dismiss="${esc(a.id)}">Dismiss</button>
+        <button type="button" class="btn btn-quiet" data-dismiss="${esc(a.id)}">${esc(t("Dismiss"))}</button>
       </div>`).join(""));
 }
 
@@ -159,7 +170,7 @@ function renderAlerts() {
 
 function pendingHtml(view) {
   if (!view.pending.length) {
-    return `<h2>Pending games</h2><p data-testid="no-pending">Every game has its result.</p>`;
+    return `<h2>${esc(t("Pending games"))}</h2><p data-testid="no-pending">${esc(t("Every game has its result."))}</p>`;
   }
   const games = view.pending.map((game, i) => {
     const buttons = game.results.map((control, j) => {
@@ -173,8 +184,8 @@ function pendingHtml(view) {
         <div class="confirm-box" data-testid="confirm">
           <p>${esc(armed.confirm)}</p>
           <div class="row">
-            <button type="button" class="btn btn-primary" data-confirm="yes" data-testid="confirm-yes">Record it</button>
-            <button type="button" class="btn btn-quiet" data-confirm="no" data-testid="confirm-no">Cancel</button>
+            <button type="button" class="btn btn-primary" data-confirm="yes" data-testid="confirm-yes">${esc(t("Record it"))}</button>
+            <button type="button" class="btn btn-quiet" data-confirm="no" data-testid="confirm-no">${esc(t("Cancel"))}</button>
           </div>
         </div>` : "";
     return `
@@ -183,13 +194,13 @@ function pendingHtml(view) {
         <div class="row">${buttons}</div>${confirm}
       </div>`;
   }).join("");
-  return `<h2>Pending games</h2>${games}`;
+  return `<h2>${esc(t("Pending games"))}</h2>${games}`;
 }
 
 function watchHtml(view) {
   const watch = view.watch;
   if (!watch) {
-    return `<h2>Play-off watch</h2><p class="bad" data-testid="watch-error">${esc(view.watch_error || "")}</p>`;
+    return `<h2>${esc(t("Play-off watch"))}</h2><p class="bad" data-testid="watch-error">${esc(view.watch_error || "")}</p>`;
   }
   const rows = watch.players.map((p) => `
       <tr data-testid="watch-player">
@@ -201,28 +212,29 @@ function watchHtml(view) {
   const options = watch.choices.map((c) => `
       <option value="${esc(c.value)}" ${c.value === watch.time_control ? "selected" : ""}>${esc(c.label)}</option>`).join("");
   return `
-    <h2>Play-off watch</h2>
+    <h2>${esc(t("Play-off watch"))}</h2>
     <p class="headline" data-testid="headline">${esc(watch.headline)}</p>
     <div class="chance">
       <span class="chance-figure" data-testid="probability">${esc(watch.probability_text)}</span>
-      <span class="model" data-testid="model">likely, under the ${esc(watch.model)}</span>
+      <span class="model" data-testid="model">${esc(t("likely, under the {model}", { model: watch.model }))}</span>
     </div>
     ${watch.note ? `<p class="note" data-testid="note">${esc(watch.note)}</p>` : ""}
     ${rows ? `<table class="players" data-testid="players">
-      <thead><tr><th>Player</th><th>First alone</th><th>In the play-off for first</th></tr></thead>
+      <thead><tr><th>${esc(t("Player"))}</th><th>${esc(t("First alone"))}</th><th>${esc(t("In the play-off for first"))}</th></tr></thead>
       <tbody>${rows}</tbody></table>
-      <p class="model">Counts over the ${esc(watch.outcomes.toLocaleString("en"))} outcomes; percentages under the model above.</p>` : ""}
-    <h3>When a play-off is needed</h3>
+      <p class="model">${esc(t("Counts over the {count} outcomes; percentages under the model above.",
+    { count: watch.outcomes.toLocaleString(language()) }))}</p>` : ""}
+    <h3>${esc(t("When a play-off is needed"))}</h3>
     <ul class="conditions" data-testid="conditions">${conditions}</ul>
     <label class="field">
-      <span>Model: the draw rate of the event's time control</span>
+      <span>${esc(t("Model: the draw rate of the event's time control"))}</span>
       <select id="time-control" data-testid="time-control">${options}</select>
     </label>`;
 }
 
 function nextHtml(view) {
   const links = view.playoffs.map((p) => `
-      <p><a class="btn btn-primary" href="${esc(p.url)}" data-testid="playoff-link">Open the play-off console</a></p>`).join("");
+      <p><a class="btn btn-primary" href="${esc(p.url)}" data-testid="playoff-link">${esc(t("Open the play-off console"))}</a></p>`).join("");
   let build = "";
   if (view.build) {
     const armed = S.armed && S.armed.label === "build";
@@ -230,14 +242,14 @@ function nextHtml(view) {
       <div class="confirm-box" data-testid="confirm">
         <p>${esc(view.build.confirm)}</p>
         <div class="row">
-          <button type="button" class="btn btn-primary" data-confirm="yes" data-testid="confirm-yes">Build it</button>
-          <button type="button" class="btn btn-quiet" data-confirm="no" data-testid="confirm-no">Cancel</button>
+          <button type="button" class="btn btn-primary" data-confirm="yes" data-testid="confirm-yes">${esc(t("Build it"))}</button>
+          <button type="button" class="btn btn-quiet" data-confirm="no" data-testid="confirm-no">${esc(t("Cancel"))}</button>
         </div>
       </div>` : `
       <button type="button" class="btn btn-primary" data-build="1" data-testid="build"
         ${S.sending.has("result:build") ? "disabled" : ""}>${esc(view.build.label)}</button>`;
   }
-  return `<h2>Next</h2><p data-testid="next-step">${esc(view.next_step)}</p>${build}${links}`;
+  return `<h2>${esc(t("Next"))}</h2><p data-testid="next-step">${esc(view.next_step)}</p>${build}${links}`;
 }
 
 function hallHtml(view) {
@@ -245,9 +257,9 @@ function hallHtml(view) {
   const busy = S.sending.has("hall");
   const control = hall.request ? `
       <button type="button" class="btn" data-hall="1" data-testid="hall-switch" ${busy ? "disabled" : ""}>
-        ${hall.on ? "Hide it in the hall" : "Show it in the hall"}</button>`
+        ${esc(hall.on ? t("Hide it in the hall") : t("Show it in the hall"))}</button>`
     : `<p class="muted" data-testid="hall-refusal">${esc(hall.refusal || "")}</p>`;
-  return `<h2>Hall display</h2><p data-testid="hall-state">${esc(hall.words)}</p>${control}`;
+  return `<h2>${esc(t("Hall display"))}</h2><p data-testid="hall-state">${esc(hall.words)}</p>${control}`;
 }
 
 function render() {
@@ -259,7 +271,7 @@ function render() {
     || (S.armed?.label === "build" && view.build);
   if (S.armed && !armable) S.armed = null;
   $("app").hidden = false;
-  document.title = `Arbiter · ${view.title}`;
+  document.title = t("Arbiter · {title}", { title: view.title });
   patch("pending", pendingHtml(view));
   patch("watch", watchHtml(view));
   patch("next", nextHtml(view));
@@ -271,26 +283,26 @@ function renderHeader() {
   const view = S.view;
   if (view) {
     setText($("title"), view.title);
-    setText($("subtitle"), `${view.subtitle} · play-off watch`);
+    setText($("subtitle"), t("{subtitle} · play-off watch", { subtitle: view.subtitle }));
   }
   const who = $("who");
-  const role = S.token && S.view ? ROLES[S.role] : null;
+  const role = S.token && S.view ? roleWords(S.role) : null;
   who.hidden = !role;
-  setText(who, role ? `Logged in: ${role.toLowerCase()}` : "");
+  setText(who, role || "");
   const n = S.sending.size;
   const count = $("pending-count");
   count.hidden = n === 0;
-  setText(count, n ? `${n} sending…` : "");
+  setText(count, n ? t("{count} sending…", { count: n }) : "");
 }
 
 function showStatus(state) {
   S.state = state;
   const pill = $("connection");
-  const shown = { live: ["live", "live"], reconnecting: ["off", "offline · reconnecting…"],
-    refused: ["bad", "refused"], connecting: ["off", "connecting…"] }[state] || ["off", "not connected"];
+  const shown = { live: ["live", t("live")], reconnecting: ["off", t("offline · reconnecting…")],
+    refused: ["bad", t("refused")], connecting: ["off", t("connecting…")] }[state] || ["off", t("not connected")];
   pill.dataset.state = S.token ? state : "off";
   pill.className = `pill pill-${shown[0]}`;
-  setText(pill, S.token ? shown[1] : "not connected");
+  setText(pill, S.token ? shown[1] : t("not connected"));
 }
 
 // ------------------------------------------------------------------ input
@@ -326,14 +338,15 @@ document.addEventListener("click", (e) => {
     const armed = S.armed;
     S.armed = null;
     if (confirm.dataset.confirm === "yes" && armed) {
-      send(`result:${armed.label}`, `${armed.control.label} in ${armed.label}`, armed.control.request);
+      send(`result:${armed.label}`, t("{result} in {game}", { result: armed.control.label, game: armed.label }),
+        armed.control.request);
     }
     render();
     return;
   }
   const hall = e.target.closest("[data-hall]");
   if (hall && !hall.disabled && view.hall.request) {
-    send("hall", "The hall display switch", view.hall.request);
+    send("hall", t("The hall display switch"), view.hall.request);
   }
 });
 
@@ -390,5 +403,10 @@ $("sign-out").addEventListener("click", forget);
 listenPrintMenu(() => ({ menu: S.view && S.view.printing, token: S.token }),
   () => renderPrintMenu("print", S.view && S.view.printing));
 
-if (S.token) start();
-else showLogin();
+useLanguage(chosenLanguage()).then(() => {
+  // The header's words that the page writes until a view names the event.
+  setText($("title"), t("Arbiter console"));
+  setText($("connection"), t("not connected"));
+  if (S.token) start();
+  else showLogin();
+});

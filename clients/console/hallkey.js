@@ -1,5 +1,6 @@
 /* The chief arbiter's "Hall display key" panel: makes a display key for this
- * play-off's hall screens and gives the address to open on a screen.
+ * play-off's hall screens, in the language chosen for them (the console's unless
+ * another is chosen), and gives the address to open on a screen.
  *
  * The view says everything (orchestrator/views/arbiter/, `hall_key`): the words,
  * the request that makes the key (POST /api/events/{event}/tokens with
@@ -10,9 +11,16 @@
 
 import { detailText } from "../common/connection.js";
 import { esc } from "../common/html.js";
+import { language, t } from "../common/words.js";
+import { keyLanguageHtml } from "./languages.js";
 import { patch } from "./patch.js";
 
-const S = { link: null, error: null, busy: false };
+const S = { link: null, error: null, busy: false, language: null };
+
+/** The language the screens open in: the one chosen here, else the console's. */
+function screensLanguage() {
+  return S.language || language();
+}
 
 /** Draw the panel into #hall-key for `role`, from `view.hall_key`. */
 export function renderHallKey(view, role) {
@@ -30,6 +38,8 @@ export function renderHallKey(view, role) {
   const error = S.error ? `<p class="error" role="alert" data-testid="hall-key-error">${esc(S.error)}</p>` : "";
   patch("hall-key", `<h2>${esc(hallKey.title)}</h2>
       <p class="muted small">${esc(hallKey.words)}</p>
+      ${keyLanguageHtml(t("Language of the screens"), screensLanguage(),
+    'data-hall-key-language data-testid="hall-key-language" id="hall-key-language"')}
       <button type="button" class="btn" data-testid="hall-key-make" data-hall-key${S.busy ? " disabled" : ""}>${esc(hallKey.label)}</button>
       ${error}${made}`);
 }
@@ -47,7 +57,7 @@ export async function mintKey({ method, path, body }, token) {
   let answer = null;
   try { answer = await response.json(); } catch (err) { answer = null; }
   if (!response.ok) {
-    return { error: detailText(answer && answer.detail) || `refused (${response.status})` };
+    return { error: detailText(answer && answer.detail) || t("refused ({status})", { status: response.status }) };
   }
   return { answer };
 }
@@ -57,6 +67,9 @@ export async function mintKey({ method, path, body }, token) {
  * now; `rerender` draws the panel again once the key is made (or refused).
  */
 export function listenHallKey(current, rerender) {
+  document.addEventListener("change", (e) => {
+    if (e.target.closest("[data-hall-key-language]")) S.language = e.target.value;
+  });
   document.addEventListener("click", async (e) => {
     if (!e.target.closest("[data-hall-key]") || S.busy) return;
     const { view, token } = current();
@@ -67,11 +80,12 @@ export function listenHallKey(current, rerender) {
     S.error = null;
     rerender();
     try {
-      const { answer, error } = await mintKey({ method, path, body }, token);
+      const { answer, error } = await mintKey(
+        { method, path, body: { ...body, language: screensLanguage() } }, token);
       if (error) S.error = error;
       else S.link = `${location.origin}${hallKey.page}${encodeURIComponent(answer.token)}`;
     } catch (err) {
-      S.error = "The server did not answer: check the network, then try again.";
+      S.error = t("The server did not answer: check the network, then try again.");
     } finally {
       S.busy = false;
       rerender();

@@ -1,7 +1,8 @@
 /* The "Print" menu of the consoles: the PDFs the view offers (`printing`: the result
  * slips, one game's slip, the board cards, the standings, the bracket and schedule,
  * the placings and prizes; on the event console, its standings), each on A4 or US
- * Letter.
+ * Letter, worded in the console's language (its address says `lang=`, unless the
+ * console and the browser both read English: the service then reads the browser's).
  *
  * A link cannot carry the token, which travels in a header and never in an address:
  * the PDF is fetched with the token in its Authorization header, then opened as a
@@ -12,6 +13,8 @@
 
 import { detailText } from "../common/connection.js";
 import { esc } from "../common/html.js";
+import { language, t } from "../common/words.js";
+import { browserReadsEnglish } from "./languages.js";
 import { patch } from "./patch.js";
 
 const PAPER_KEY = "console:print-paper";
@@ -49,33 +52,48 @@ export function renderPrintMenu(id, menu) {
       ${esc(p.label)}</label>`).join("");
   const entries = menu.entries.map((e, i) => entryHtml(e, i, "entries")).join("");
   const games = menu.games.length ? `<div class="print-game">
-      <label class="field"><span>One game's result slip</span>
+      <label class="field"><span>${esc(t("One game's result slip"))}</span>
         <select data-print-game data-testid="print-game">${menu.games.map((g) =>
           `<option value="${esc(g.path)}">${esc(g.label)}</option>`).join("")}</select>
       </label>
       <button type="button" class="btn" data-print-one data-testid="print-one-slip"
-        ${S.busy !== null ? "disabled" : ""}>Print its slip</button></div>` : "";
+        ${S.busy !== null ? "disabled" : ""}>${esc(t("Print its slip"))}</button></div>` : "";
   const busy = S.busy !== null
-    ? `<p class="small" role="status" data-testid="print-busy">Making the PDF: ${esc(S.busy)}…</p>` : "";
+    ? `<p class="small" role="status" data-testid="print-busy">${esc(t("Making the PDF: {what}…", { what: S.busy }))}</p>` : "";
   const error = S.error
     ? `<p class="error" role="alert" data-testid="print-error">${esc(S.error)}</p>` : "";
-  const made = S.made ? `<p class="small">${esc(S.made.label)}:
-      <a href="${esc(S.made.href)}" target="_blank" rel="noopener" data-testid="print-open">open</a> ·
-      <a href="${esc(S.made.href)}" download="${esc(S.made.name)}" data-testid="print-save">save ${esc(S.made.name)}</a></p>` : "";
+  const made = S.made ? `<p class="small">${madeHtml(S.made)}</p>` : "";
   patch(id, `<h2>${esc(menu.title)}</h2>
       <p class="muted small">${esc(menu.words)}</p>
-      <fieldset class="print-papers"><legend class="small muted">Paper</legend>${papers}</fieldset>
+      <fieldset class="print-papers"><legend class="small muted">${esc(t("Paper"))}</legend>${papers}</fieldset>
       <ul class="print-list">${entries}</ul>${games}${busy}${error}${made}`);
+}
+
+/** The PDF last made: its name, a link to open it and one to save it. */
+function madeHtml(made) {
+  const parts = {
+    what: esc(made.label),
+    open: `<a href="${esc(made.href)}" target="_blank" rel="noopener" data-testid="print-open">${esc(t("open"))}</a>`,
+    save: `<a href="${esc(made.href)}" download="${esc(made.name)}" data-testid="print-save">${esc(t("save {file}", { file: made.name }))}</a>`,
+  };
+  return esc(t("{what}: {open} · {save}")).replace(/\{(\w+)\}/g, (whole, key) => parts[key] ?? whole);
+}
+
+/** The PDF's address: its paper, and the console's language unless English goes
+ * without saying (the browser reads it too). */
+function printAddress(path, paper) {
+  const lang = language() === "en" && browserReadsEnglish() ? "" : `&lang=${encodeURIComponent(language())}`;
+  return `${path}${path.includes("?") ? "&" : "?"}paper=${encodeURIComponent(paper)}${lang}`;
 }
 
 async function printOne(entry, token, rerender) {
   const paper = S.paper;
-  const url = `${entry.path}${entry.path.includes("?") ? "&" : "?"}paper=${encodeURIComponent(paper)}`;
+  const url = printAddress(entry.path, paper);
   // Opened now, at the click: a tab opened once the PDF has come would be a popup.
   const tab = window.open("", "_blank");
   if (tab) {
-    tab.document.title = "Making the PDF…";
-    tab.document.body.textContent = `Making the PDF: ${entry.label}…`;
+    tab.document.title = t("Making the PDF…");
+    tab.document.body.textContent = t("Making the PDF: {what}…", { what: entry.label });
   }
   S.busy = entry.label;
   S.error = null;
@@ -87,7 +105,10 @@ async function printOne(entry, token, rerender) {
     if (!response.ok) {
       let answer = null;
       try { answer = await response.json(); } catch (err) { answer = null; }
-      S.error = `${entry.label}: ${detailText(answer && answer.detail) || `refused (${response.status})`}`;
+      S.error = t("{what}: {reason}", {
+        what: entry.label,
+        reason: detailText(answer && answer.detail) || t("refused ({status})", { status: response.status }),
+      });
       if (tab) tab.close();
       return;
     }
@@ -97,7 +118,7 @@ async function printOne(entry, token, rerender) {
     S.made = { label: entry.label, href: URL.createObjectURL(blob), name: `${what}-${paper}.pdf` };
     if (tab) tab.location.href = S.made.href;
   } catch (err) {
-    S.error = "The server did not answer: check the network, then try again.";
+    S.error = t("The server did not answer: check the network, then try again.");
     if (tab) tab.close();
   } finally {
     S.busy = null;

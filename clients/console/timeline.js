@@ -7,6 +7,7 @@
 
 import { esc } from "../common/html.js";
 import { hallTime, parseTime } from "../common/time.js";
+import { t } from "../common/words.js";
 
 const MINUTE = 60000;
 const STEPS = [5, 10, 15, 30, 60, 120, 180, 240, 360].map((m) => m * MINUTE);
@@ -77,7 +78,7 @@ export function timeline(schedule, width, nowMs, offset = 0) {
   if (!Number.isNaN(deadline) && schedule.fits === false) {  // behind the games: past the deadline
     const finish = parseTime(schedule.finish);
     parts.push(`<rect class="overrun" x="${x(deadline)}" y="${top}" width="${Math.max(0, x(finish) - x(deadline))}"
-        height="${lanesEnd - top}"><title>over the deadline</title></rect>`);
+        height="${lanesEnd - top}"><title>${esc(t("over the deadline"))}</title></rect>`);
   }
   for (const b of breaks) {
     const from = Math.max(t0, parseTime(b.start));
@@ -92,7 +93,7 @@ export function timeline(schedule, width, nowMs, offset = 0) {
     if (!g.moved) continue;
     const from = parseTime(g.moved.from_start);
     parts.push(`<rect class="ghost" x="${x(from)}" y="${y(g.lane) + 6}"
-        width="${Math.max(3, x(parseTime(g.moved.from_end)) - x(from))}" height="${laneH - 12}"><title>before the re-plan</title></rect>`);
+        width="${Math.max(3, x(parseTime(g.moved.from_end)) - x(from))}" height="${laneH - 12}"><title>${esc(t("before the re-plan"))}</title></rect>`);
   }
   for (const g of games) {
     const gx = x(parseTime(g.start));
@@ -102,19 +103,31 @@ export function timeline(schedule, width, nowMs, offset = 0) {
       g.moved ? "moved" : "", g.kind].filter(Boolean).join(" ");
     parts.push(`<g class="${esc(classes)}" data-testid="timeline-game-${g.match}-${g.game}"
         data-tentative="${g.tentative}" data-moved="${Boolean(g.moved)}">
-        <rect x="${gx}" y="${gy + 6}" width="${gw}" height="${laneH - 12}" rx="4"><title>${esc(g.title)}: ${esc(g.reason)}</title></rect>
+        <rect x="${gx}" y="${gy + 6}" width="${gw}" height="${laneH - 12}" rx="4"><title>${esc(t("{game}: {reason}", { game: g.title, reason: g.reason }))}</title></rect>
         ${gw > 20 ? `<text x="${gx + gw / 2}" y="${gy + laneH / 2 + 5}" text-anchor="middle">${esc(g.label)}${g.moved ? " ↻" : ""}</text>` : ""}
       </g>`);
   }
   if (!Number.isNaN(deadline)) {
     parts.push(`<line class="deadline" x1="${x(deadline)}" x2="${x(deadline)}" y1="${top - 4}" y2="${H - 4}" data-testid="timeline-deadline"/>`);
-    parts.push(`<text class="deadline-label" x="${x(deadline) - 4}" y="${H - 6}" text-anchor="end">deadline ${clockTime(deadline)}</text>`);
+    parts.push(`<text class="deadline-label" x="${x(deadline) - 4}" y="${H - 6}" text-anchor="end">${esc(t("deadline {deadline}", { deadline: clockTime(deadline) }))}</text>`);
   }
   parts.push(`<line class="now" x1="${x(now)}" x2="${x(now)}" y1="${top - 4}" y2="${H - 4}"/>`);
-  parts.push(`<text class="now-label" x="${x(now) + 4}" y="${H - 6}">now</text>`);
+  parts.push(`<text class="now-label" x="${x(now) + 4}" y="${H - 6}">${esc(t("now"))}</text>`);
   return `<div class="timeline-wrap"><svg class="timeline" data-testid="timeline" data-lanes-x="${left}" viewBox="0 0 ${W} ${H}" role="img"
-      aria-label="Schedule timeline: ${games.length} games${Number.isNaN(deadline) ? "" : `, deadline ${clockTime(deadline)}`}">${parts.join("")}</svg></div>
-    <p class="legend small"><span class="key k-planned"></span>planned <span class="key k-tentative"></span>tentative
-      <span class="key k-running"></span>running <span class="key k-played"></span>played <span class="key k-break"></span>break
-      <span class="key k-moved"></span>moved <span class="key k-deadline"></span>deadline <span class="key k-now"></span>now</p>`;
+      aria-label="${esc(timelineLabel(games.length, Number.isNaN(deadline) ? null : clockTime(deadline)))}">${parts.join("")}</svg></div>
+    <p class="legend small">${legend()}</p>`;
+}
+
+/** What the timeline shows, for a screen reader. */
+function timelineLabel(count, deadline) {
+  return deadline === null ? t("Schedule timeline: {count} games", { count })
+    : t("Schedule timeline: {count} games, deadline {deadline}", { count, deadline });
+}
+
+/** The key to the timeline's colours. */
+function legend() {
+  const keys = [["planned", t("planned")], ["tentative", t("tentative")], ["running", t("running")],
+    ["played", t("played")], ["break", t("break")], ["moved", t("moved")], ["deadline", t("deadline")],
+    ["now", t("now")]];
+  return keys.map(([kind, words]) => `<span class="key k-${kind}"></span>${esc(words)}`).join(" ");
 }

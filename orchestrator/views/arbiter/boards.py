@@ -11,6 +11,7 @@ from orchestrator.views.arbiter.models import BoardKeyControl, BoardStatusView
 from orchestrator.views.board import board_view
 from orchestrator.views.playoff import ClockView
 from playoff_formats.schedule.words import local
+from playoff_formats.speech import ntr, tr
 
 __all__ = ["board_keys_view", "boards_view"]
 
@@ -26,16 +27,19 @@ def boards_view(core: Core) -> tuple[BoardStatusView, ...]:
         alert = None
         if called is not None:
             at = _time(called["at_ms"], core)
-            alert = f"The arbiter is called to the board of {board['title']} at {at}"
+            alert = tr("The arbiter is called to the board of {board} at {time}",
+                       board=board["title"], time=at)
         outage = None
         game = board["game"]
         held = state.outages.get((presence.match, game)) if game is not None else None
         if held is not None:
             since = _time(held[0], core)
-            presses = "1 press" if held[1] == 1 else f"{held[1]} presses"
-            outage = (
-                f"The board of {board['title']} was offline from {since}, past the "
-                f"allowance, holding {presses}: set the clocks"
+            outage = ntr(
+                "The board of {board} was offline from {since}, past the allowance, "
+                "holding {n} press: set the clocks",
+                "The board of {board} was offline from {since}, past the allowance, "
+                "holding {n} presses: set the clocks",
+                held[1], board=board["title"], since=since,
             )
         rows.append(BoardStatusView(
             match=presence.match, title=board["title"], online=presence.online,
@@ -56,7 +60,7 @@ def board_keys_view(core: Core) -> tuple[BoardKeyControl, ...]:
         return ()
     return tuple(
         BoardKeyControl(
-            match=m.id, title=f"{core.round_name(m)} · match {m.id}",
+            match=m.id, title=tr("{round} · match {match}", round=core.round_name(m), match=m.id),
             command={"type": "issue-board-key", "match": m.id},
             request={
                 "method": "POST", "path": f"/api/events/{state.event_id}/tokens",

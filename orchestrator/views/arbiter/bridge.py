@@ -24,6 +24,7 @@ from orchestrator.views.arbiter.models import (
     StanzaView,
 )
 from playoff_formats.extra_boards import ExtraBoards
+from playoff_formats.speech import tr
 from playoff_formats.words import (
     ns_score,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "board_correction",
     "board_entry",
     "extra_boards_view",
+    "in_play",
     "seats",
 ]
 
@@ -42,11 +44,13 @@ def extra_boards_view(core: Core, extra: ExtraBoards) -> ExtraBoardsView:
     current_set = (extra.current - 1) // per_set + 1
     stanzas = []
     for s in board["stanzas"]:
-        caption = f"Stanza {s['stanza']} (set {s['set']}) · IMPs {s['imps'][0]}–{s['imps'][1]}"
+        said = [tr("Stanza {stanza} (set {set}) · IMPs {home}–{away}", stanza=s["stanza"],
+                   set=s["set"], home=s["imps"][0], away=s["imps"][1])]
         if s["set"] < current_set:
-            caption += " · set tied: played again"
+            said.append(tr("set tied: played again"))
         if s["partners_change_after"]:
-            caption += " · partners change after it"
+            said.append(tr("partners change after it"))
+        caption = " · ".join(said)
         stanzas.append(StanzaView(
             stanza=s["stanza"], set=s["set"], caption=caption,
             boards=tuple(
@@ -61,17 +65,15 @@ def extra_boards_view(core: Core, extra: ExtraBoards) -> ExtraBoardsView:
         ))
     home, away = board["running_total"]
     winner = extra.winner
-    in_play = f"Stanza {extra.current} in play"
-    if current_set > 1:
-        in_play += f" (set {current_set}: the earlier sets were tied)"
+    won = tr("{team} win the match", team=core.name(winner)) if winner is not None else None
     return ExtraBoardsView(
-        title=f"{core.name(extra.home)} v {core.name(extra.away)}",
+        title=tr("{home} v {away}", home=core.name(extra.home), away=core.name(extra.away)),
         running_total=f"{home}–{away}",
-        running_total_label=f"IMPs, set {current_set}" if current_set > 1 else "IMPs",
-        status=(f"{core.name(winner)} win the match" if winner is not None
-                else f"{in_play}."),
+        running_total_label=(tr("IMPs, set {set}", set=current_set) if current_set > 1
+                             else tr("IMPs")),
+        status=won or in_play(extra.current, current_set),
         winner=core.player(winner) if winner is not None else None,
-        winner_text=f"{core.name(winner)} win the match" if winner is not None else None,
+        winner_text=won,
         stanzas=tuple(stanzas),
         entry=None if winner is not None else board_entry(core, extra),
         correct=board_correction(core, extra),
@@ -79,11 +81,19 @@ def extra_boards_view(core: Core, extra: ExtraBoards) -> ExtraBoardsView:
     )
 
 
+def in_play(stanza: int, current_set: int) -> str:
+    """The stanza being played, and the set if an earlier one was tied."""
+    if current_set > 1:
+        return tr("Stanza {stanza} in play (set {set}: the earlier sets were tied).",
+                  stanza=stanza, set=current_set)
+    return tr("Stanza {stanza} in play.", stanza=stanza)
+
+
 def seats(core: Core, extra: ExtraBoards, table: int) -> str:
     """Who sits North-South at a table: the home team at table 1, the away team at
     table 2 (the NS score entered is theirs)."""
     team = extra.home if table == 1 else extra.away
-    return f"Table {table}: {core.name(team)} North-South"
+    return tr("Table {table}: {team} North-South", table=table, team=core.name(team))
 
 
 def board_correction(core: Core, extra: ExtraBoards) -> Form | None:
@@ -95,30 +105,31 @@ def board_correction(core: Core, extra: ExtraBoards) -> Form | None:
     options = tuple(
         Option(
             value=f"{s.stanza}:{s.board}:{s.table}",
-            label=(f"Stanza {s.stanza}, board {s.board}, table {s.table} "
-                   f"({core.name(extra.home if s.table == 1 else extra.away)} NS): "
-                   f"{ns_score(s.ns_score)}"),
+            label=tr("Stanza {stanza}, board {board}, table {table} ({team} NS): {score}",
+                     stanza=s.stanza, board=s.board, table=s.table,
+                     team=core.name(extra.home if s.table == 1 else extra.away),
+                     score=ns_score(s.ns_score)),
             sets={"stanza": s.stanza, "board": s.board, "table": s.table},
         )
         for s in entered
     )
     return Form(
-        id="board-score-correct", name="board-correct-form", title="Correct a score",
-        hint=("The contest follows the corrected score from its first stanza: scores of "
-              "stanzas no longer played, or the winner, are voided only when you confirm."),
+        id="board-score-correct", name="board-correct-form", title=tr("Correct a score"),
+        hint=tr("The contest follows the corrected score from its first stanza: scores of "
+                "stanzas no longer played, or the winner, are voided only when you confirm."),
         fields=(
-            FormField(name="entry", label="Score", input="select", options=options,
-                      placeholder="Choose the score to correct", test_id="bc-entry"),
-            FormField(name="ns_score", label="Corrected North-South score",
+            FormField(name="entry", label=tr("Score"), input="select", options=options,
+                      placeholder=tr("Choose the score to correct"), test_id="bc-entry"),
+            FormField(name="ns_score", label=tr("Corrected North-South score"),
                       input="number", step=10, min=-10_000, max=10_000, clear_after=True,
                       test_id="bc-ns"),
             reason_field("bc-reason"),
-            FormField(name="confirm", label="I confirm: void what the correction voids",
+            FormField(name="confirm", label=tr("I confirm: void what the correction voids"),
                       input="checkbox", required=False, test_id="bc-confirm"),
         ),
         actions=(FormAction(
-            name="bc-submit", label="Correct",
-            summary="Stanza {stanza}, board {board}, table {table}: NS {ns_score}",
+            name="bc-submit", label=tr("Correct"),
+            summary=tr("Stanza {stanza}, board {board}, table {table}: NS {ns_score}"),
             command={"type": "board-score-correct"}, primary=True,
         ),),
         enabled=True, role="chief",
@@ -133,22 +144,24 @@ def board_entry(core: Core, extra: ExtraBoards) -> Form:
         for b in range(1, extra.stanzas[stanza - 1] + 1)
     ]
     open_boards = [(b, free) for b, free in open_boards if free]
-    why = None if open_boards else f"every board of stanza {stanza} has its scores"
+    why = None if open_boards else tr("every board of stanza {stanza} has its scores",
+                                      stanza=stanza)
     if open_boards:
         b, free = open_boards[0]
         why = core.refusal(ScoreBoard(stanza=stanza, board=b, table=free[0], ns_score=0))
     return Form(
-        id="board-score", name="board-form", title=f"Enter a score · stanza {stanza}",
+        id="board-score", name="board-form",
+        title=tr("Enter a score · stanza {stanza}", stanza=stanza),
         fields=(
             FormField(
-                name="board", label="Board", input="select", test_id="board-board",
+                name="board", label=tr("Board"), input="select", test_id="board-board",
                 options=tuple(
                     Option(value=str(b), label=str(b), sets={"board": b})
                     for b, _ in open_boards
                 ),
             ),
             FormField(
-                name="table", label="Table", input="radio", test_id="board-table",
+                name="table", label=tr("Table"), input="radio", test_id="board-table",
                 value="1",
                 options=tuple(
                     Option(value=str(t), label=seats(core, extra, t), sets={"table": t},
@@ -156,13 +169,13 @@ def board_entry(core: Core, extra: ExtraBoards) -> Form:
                     for t in tables
                 ),
             ),
-            FormField(name="ns_score", label="North-South score", input="number",
+            FormField(name="ns_score", label=tr("North-South score"), input="number",
                       step=10, min=-10_000, max=10_000, clear_after=True,
                       test_id="board-ns"),
         ),
         actions=(FormAction(
-            name="board-submit", label="Record score",
-            summary="Stanza {stanza}, board {board}, table {table}: NS {ns_score}",
+            name="board-submit", label=tr("Record score"),
+            summary=tr("Stanza {stanza}, board {board}, table {table}: NS {ns_score}"),
             command={"type": "board-score", "stanza": stanza}, primary=True,
         ),),
         enabled=why is None, refusal=why,

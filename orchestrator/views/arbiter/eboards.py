@@ -7,13 +7,31 @@ from __future__ import annotations
 from orchestrator.core.events import BOARD_CLOCK_ALLOWANCE_MS
 from orchestrator.views.arbiter.core import Core
 from orchestrator.views.arbiter.models import EboardView
+from playoff_formats.speech import marked, tr
 from playoff_formats.words import seconds
 
-__all__ = ["EBOARD_QUIET_MS", "eboards_view"]
+__all__ = ["CLOCK_GAPS", "EBOARD_QUIET_MS", "eboards_view"]
 
 EBOARD_QUIET_MS = 30_000
 """An e-board not reported for this long is shown as not heard (its forwarder says
 its status every 10 s)."""
+
+CLOCK_GAPS: dict[tuple[str, bool], str] = {
+    ("white", True): marked(
+        "The DGT clock of {board} gives white {gap} more than the service's clock "
+        "(more than {allowance} apart): check the clocks"),
+    ("white", False): marked(
+        "The DGT clock of {board} gives white {gap} less than the service's clock "
+        "(more than {allowance} apart): check the clocks"),
+    ("black", True): marked(
+        "The DGT clock of {board} gives black {gap} more than the service's clock "
+        "(more than {allowance} apart): check the clocks"),
+    ("black", False): marked(
+        "The DGT clock of {board} gives black {gap} less than the service's clock "
+        "(more than {allowance} apart): check the clocks"),
+}
+"""A DGT clock apart from the service's: (the side, its DGT clock shows more) -> its
+words (each language words the side and the comparison its own way)."""
 
 
 def eboards_view(core: Core) -> tuple[EboardView, ...]:
@@ -29,22 +47,19 @@ def eboards_view(core: Core) -> tuple[EboardView, ...]:
         unread = gap = None
         if match is not None:
             m = state.chess.match(match)
-            title = f"{core.round_name(m)} · match {match}"
+            title = tr("{round} · match {match}", round=core.round_name(m), match=match)
             placement = state.unread.get(match)
             if placement is not None:
-                unread = (
-                    f"The e-board of {title} shows a position no legal move reaches "
+                unread = tr(
+                    "The e-board of {board} shows a position no legal move reaches "
                     "(a piece lifted, knocked over or set by hand): the moves stand as "
-                    "read; check the board"
+                    "read; check the board", board=title,
                 )
             for key, (side, diff) in sorted(state.clock_gaps.items()):
                 if key[0] == match:
-                    ahead = "more" if diff > 0 else "less"
-                    gap = (
-                        f"The DGT clock of {title} gives {side.value} {seconds(abs(diff))} "
-                        f"{ahead} than the service's clock (more than "
-                        f"{seconds(BOARD_CLOCK_ALLOWANCE_MS)} apart): check the clocks"
-                    )
+                    gap = tr(CLOCK_GAPS[(side.value, diff > 0)], board=title,
+                             gap=seconds(abs(diff)),
+                             allowance=seconds(BOARD_CLOCK_ALLOWANCE_MS))
         rows.append(EboardView(
             serial=serial, match=match, title=title,
             state=presence.state if presence is not None else None,

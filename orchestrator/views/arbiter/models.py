@@ -19,6 +19,7 @@ from playoff_formats.speech import marked, tr
 
 __all__ = [
     "STATUS_WORDS",
+    "TABLE_HEADINGS",
     "VIEW_MODEL",
     "ArbiterView",
     "BoardKeyControl",
@@ -62,6 +63,9 @@ STATUS_WORDS: dict[str, str] = {
     ClockStatus.STOPPED.value: marked("game over"),
 }
 """A clock's status in words, for the clock frames that update it between views."""
+
+TABLE_HEADINGS: tuple[str, str] = (marked("Table 1 (NS)"), marked("Table 2 (NS)"))
+"""The extra boards' table columns, when no team is named at them."""
 
 
 # --------------------------------------------------------------------------- matches
@@ -253,7 +257,7 @@ class ExtraBoardsView(_View):
         description="The chief arbiter's correction of a score entered, with its reason",
     )
     tables: tuple[str, str] = Field(
-        default=("Table 1 (NS)", "Table 2 (NS)"),
+        default_factory=lambda: (tr(TABLE_HEADINGS[0]), tr(TABLE_HEADINGS[1])),
         description="Each table's column heading: who sits North-South there",
     )
 

@@ -24,6 +24,7 @@ from orchestrator.views.arbiter.models import (
 )
 from orchestrator.views.arbiter.schedule import game_title
 from playoff_formats.schedule import UnitStatus
+from playoff_formats.speech import tr
 
 __all__ = [
     "deadline_form",
@@ -32,6 +33,7 @@ __all__ = [
     "overrides_view",
     "postpone_form",
     "restore_time_control_form",
+    "shortening_hint",
     "time_control_form",
 ]
 
@@ -67,17 +69,17 @@ def movable_games(core: Core) -> tuple[Option, ...]:
 
 def move_start_form(core: Core, games: tuple[Option, ...]) -> Form:
     return Form(
-        id="move-start", name="move-start", title="Move a start",
+        id="move-start", name="move-start", title=tr("Move a start"),
         fields=(
-            FormField(name="game", label="Game", input="select", options=games,
+            FormField(name="game", label=tr("Game"), input="select", options=games,
                       test_id="ms-game"),
-            FormField(name="at", label="New start", input="datetime", test_id="ms-at"),
+            FormField(name="at", label=tr("New start"), input="datetime", test_id="ms-at"),
             reason_field("ms-reason"),
-            FormField(name="public_reason", label="Show the reason in the hall",
+            FormField(name="public_reason", label=tr("Show the reason in the hall"),
                       input="checkbox", required=False, test_id="ms-public"),
         ),
-        actions=(FormAction(name="ms-submit", label="Move the start",
-                            summary="Move the start of match {match}, game {game}",
+        actions=(FormAction(name="ms-submit", label=tr("Move the start"),
+                            summary=tr("Move the start of match {match}, game {game}"),
                             command={"type": "move-start"}),),
         enabled=True,
     )
@@ -85,18 +87,18 @@ def move_start_form(core: Core, games: tuple[Option, ...]) -> Form:
 
 def postpone_form(core: Core, games: tuple[Option, ...]) -> Form:
     return Form(
-        id="postpone", name="postpone", title="Postpone a game",
+        id="postpone", name="postpone", title=tr("Postpone a game"),
         fields=(
-            FormField(name="game", label="Game", input="select", options=games,
+            FormField(name="game", label=tr("Game"), input="select", options=games,
                       test_id="pp-game"),
-            FormField(name="minutes", label="By minutes", input="number", value="15",
+            FormField(name="minutes", label=tr("By minutes"), input="number", value="15",
                       min=1, max=24 * 60, step=1, test_id="pp-minutes"),
             reason_field("pp-reason"),
-            FormField(name="public_reason", label="Show the reason in the hall",
+            FormField(name="public_reason", label=tr("Show the reason in the hall"),
                       input="checkbox", required=False, test_id="pp-public"),
         ),
-        actions=(FormAction(name="pp-submit", label="Postpone",
-                            summary="Postpone match {match}, game {game} by {minutes} min",
+        actions=(FormAction(name="pp-submit", label=tr("Postpone"),
+                            summary=tr("Postpone match {match}, game {game} by {minutes} min"),
                             command={"type": "postpone"}),),
         enabled=True,
     )
@@ -118,30 +120,37 @@ def time_control_form(core: Core) -> Form | None:
         if core.refusal(probe) is None:
             options.append(Option(
                 value=str(match.id),
-                label=f"{core.round_name(match)} (match {match.id}, now {control})",
+                label=tr("{round} (match {match}, now {control})",
+                         round=core.round_name(match), match=match.id, control=control),
                 sets={"match": match.id},
             ))
     if not options:
         return None  # every match has begun: no time control is left to shorten
-    every = Option(value="", label="Every match not begun", sets={"match": None})
+    every = Option(value="", label=tr("Every match not begun"), sets={"match": None})
     plan = core.ctx.plan
     return Form(
-        id="time-control", name="time-control", title="Shorten the time control",
-        hint=(f"{state.format.shortening_rule}: " if state.format.shortening_rule else "")
-        + "only shorter, and only for matches not begun.",
+        id="time-control", name="time-control", title=tr("Shorten the time control"),
+        hint=shortening_hint(state.format.shortening_rule),
         fields=(
-            FormField(name="time_control", label="New time control", input="text",
-                      placeholder="e.g. G/15+5", max_length=200, clear_after=True,
+            FormField(name="time_control", label=tr("New time control"), input="text",
+                      placeholder=tr("e.g. G/15+5"), max_length=200, clear_after=True,
                       test_id="tc-value"),
-            FormField(name="match", label="Which matches", input="select",
+            FormField(name="match", label=tr("Which matches"), input="select",
                       options=(every, *options), test_id="tc-match"),
             reason_field("tc-reason"),
         ),
-        actions=(FormAction(name="tc-submit", label="Shorten",
-                            summary="Shorten the time control to {time_control}",
+        actions=(FormAction(name="tc-submit", label=tr("Shorten"),
+                            summary=tr("Shorten the time control to {time_control}"),
                             command={"type": "time-control"}),),
         enabled=True, open=plan is not None and plan.fits is False, role="chief",
     )
+
+
+def shortening_hint(rule: str | None) -> str:
+    """What may be shortened, after the format's rule (cited as the format words it)."""
+    if rule:
+        return tr("{rule}: only shorter, and only for matches not begun.", rule=rule)
+    return tr("only shorter, and only for matches not begun.")
 
 
 def restore_time_control_form(core: Core) -> Form | None:
@@ -156,23 +165,25 @@ def restore_time_control_form(core: Core) -> Form | None:
             continue
         options.append(Option(
             value=str(match.id),
-            label=f"{core.round_name(match)}: back to {match.time_control}",
+            label=tr("{round}: back to {control}", round=core.round_name(match),
+                     control=match.time_control),
             sets={"match": match.id},
         ))
     if not options:
         return None  # nothing shortened that has not begun
-    every = Option(value="", label="Every match shortened and not begun", sets={"match": None})
+    every = Option(value="", label=tr("Every match shortened and not begun"),
+                   sets={"match": None})
     return Form(
         id="restore-time-control", name="restore-time-control",
-        title="Restore the time control",
-        hint="The regulation's time control again, for matches not begun.",
+        title=tr("Restore the time control"),
+        hint=tr("The regulation's time control again, for matches not begun."),
         fields=(
-            FormField(name="match", label="Which matches", input="select",
+            FormField(name="match", label=tr("Which matches"), input="select",
                       options=(every, *options), test_id="tcr-match"),
             reason_field("tcr-reason"),
         ),
-        actions=(FormAction(name="tcr-submit", label="Restore",
-                            summary="Restore the regulation's time control",
+        actions=(FormAction(name="tcr-submit", label=tr("Restore"),
+                            summary=tr("Restore the regulation's time control"),
                             command={"type": "restore-time-control"}),),
         enabled=True, role="chief",
     )
@@ -180,13 +191,13 @@ def restore_time_control_form(core: Core) -> Form | None:
 
 def deadline_form(core: Core) -> Form:
     return Form(
-        id="deadline", name="deadline", title="Deadline",
+        id="deadline", name="deadline", title=tr("Deadline"),
         fields=(
-            FormField(name="deadline", label="Deadline (empty: none)", input="datetime",
+            FormField(name="deadline", label=tr("Deadline (empty: none)"), input="datetime",
                       required=False, test_id="dl-at"),
             reason_field("dl-reason"),
         ),
-        actions=(FormAction(name="dl-submit", label="Set the deadline",
-                            summary="Set the deadline", command={"type": "deadline"}),),
+        actions=(FormAction(name="dl-submit", label=tr("Set the deadline"),
+                            summary=tr("Set the deadline"), command={"type": "deadline"}),),
         enabled=True,
     )
