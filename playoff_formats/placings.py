@@ -22,7 +22,7 @@ from typing import Any
 from playoff_formats.errors import PlayoffError
 from playoff_formats.phrase import and_list
 from playoff_formats.playoff import Playoff, champion
-from playoff_formats.speech import marked
+from playoff_formats.speech import marked, tr
 from playoff_formats.standings import Standings
 
 
@@ -36,26 +36,26 @@ class PlaceBasis(StrEnum):
 
     @property
     def words(self) -> str:
-        return _BASIS_WORDS[self]
+        return tr(_BASIS_WORDS[self])
 
     @property
     def short(self) -> str:
         """One word for a column of the final placings."""
-        return _BASIS_SHORT[self]
+        return tr(_BASIS_SHORT[self])
 
 
 _BASIS_WORDS = {
-    PlaceBasis.PLAYOFF_WINNER: "won the play-off",
-    PlaceBasis.PLAYOFF_LOSER: (
+    PlaceBasis.PLAYOFF_WINNER: marked("won the play-off"),
+    PlaceBasis.PLAYOFF_LOSER: marked(
         "place by the main event's tiebreaks: the play-off decides first place only (reg. 2)"
     ),
-    PlaceBasis.STANDINGS: "place by the main event's standings",
+    PlaceBasis.STANDINGS: marked("place by the main event's standings"),
 }
 
 _BASIS_SHORT = {
-    PlaceBasis.PLAYOFF_WINNER: "play-off",
-    PlaceBasis.PLAYOFF_LOSER: "tiebreaks",
-    PlaceBasis.STANDINGS: "standings",
+    PlaceBasis.PLAYOFF_WINNER: marked("play-off"),
+    PlaceBasis.PLAYOFF_LOSER: marked("tiebreaks"),
+    PlaceBasis.STANDINGS: marked("standings"),
 }
 
 PLACES_NOTE = marked(

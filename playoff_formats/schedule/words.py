@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from playoff_formats.phrase import Player, and_list
-from playoff_formats.speech import ntr, tr
 from playoff_formats.schedule.reasons import Notice, NoticeKind, Problem, ProblemKind, RestKind
+from playoff_formats.speech import ntr, tr
 
 if TYPE_CHECKING:  # the rests' module words its breaches here
     from playoff_formats.schedule.rest import RestBreach
