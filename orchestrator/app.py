@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.api import admin, broadcast, languages, pages, printing, ratings, ws
 from orchestrator.api.openapi import complete_openapi
-from orchestrator.api.problems import error_responses, problems
+from orchestrator.api.problems import error_responses, problems, refusal_words
 from orchestrator.api.routes import router
 from orchestrator.core.bus import Bus, InProcessBus, SharedBus
 from orchestrator.core.computations import Computations
@@ -221,7 +221,7 @@ def create_app(
                 api_address_page(request.url.path, str(request.url)), status_code=401,
                 headers={"Vary": "Accept"},
             )
-        content: dict[str, str] = {"detail": exc.reason}
+        content: dict[str, str] = {"detail": refusal_words(request, exc)}
         if exc.kind is not None:
             content["kind"] = exc.kind
         return JSONResponse(status_code=exc.status, content=content, headers=headers)
@@ -266,7 +266,7 @@ def create_app(
 
     @app.exception_handler(PlayoffError)
     async def playoff_error(request: Request, exc: PlayoffError) -> JSONResponse:
-        return JSONResponse(status_code=409, content={"detail": exc.reason})
+        return JSONResponse(status_code=409, content={"detail": refusal_words(request, exc)})
 
     app.add_middleware(
         BodyLimit, upload=settings.max_upload_bytes, other=settings.max_body_bytes

@@ -11,9 +11,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
+from orchestrator.core.errors import ServiceError
 from orchestrator.core.refusals import RefusalKind
-from playoff_formats.errors import InputError
+from orchestrator.languages import accepted
+from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
+from playoff_formats.speech import ENGLISH, Language, speaking
 
 # --------------------------------------------------------------------------- errors
 
@@ -55,6 +58,23 @@ _WHY = {
     429: "Too many failed attempts from this address: wait, then try again",
     503: "In the log, but not loaded at start-up: tell the service's administrator",
 }
+
+
+def readers_language(request: Request) -> Language:
+    """The language a refusal is answered in: the first of ours its
+    ``Accept-Language`` names, else English."""
+    catalogs = getattr(request.app.state, "catalogs", None)
+    code = accepted(request.headers.get("accept-language"))
+    if catalogs is None or code is None:
+        return ENGLISH
+    language: Language = catalogs.language(code)
+    return language
+
+
+def refusal_words(request: Request, exc: ServiceError | PlayoffError) -> str:
+    """A refusal's reason in the reader's language, built now (never when raised)."""
+    with speaking(readers_language(request)):
+        return exc.words() if isinstance(exc, ServiceError) else exc.words({})
 
 
 _REF = "#/components/schemas/{model}"

@@ -14,6 +14,7 @@ OpenAPI description with its model.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import re
 import string
@@ -112,7 +113,7 @@ from playoff_formats.model import (
 )
 from playoff_formats.placings import final_placings
 from playoff_formats.regulations import regulation_names, regulation_ranks, regulations_for
-from playoff_formats.speech import speaking
+from playoff_formats.speech import marked, speaking
 
 router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
@@ -484,7 +485,7 @@ async def get_event_view(
     record = service.authorize(
         event_id, token, action=Action.FORESEE if chooses else Action.READ,
         address=_address(request),
-        what="open the arbiters' play-off watch (the hall's view is a display key's)"
+        what=marked("open the arbiters' play-off watch (the hall's view is a display key's)")
         if kind == "arbiter" else None,
     )
     _hall_screen(screen, record.role, event_id)
@@ -732,7 +733,7 @@ def _view(
         try:
             state.chess.match(match)
         except PlayoffError as exc:
-            raise Conflict(exc.reason) from None
+            raise Conflict(exc.reason, said=functools.partial(exc.words, state.names)) from None
         return board_view(state, ctx, match)
     return hall_view(state, ctx) if kind == "hall" else arbiter_view(state, ctx)
 

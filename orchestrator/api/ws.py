@@ -38,6 +38,8 @@ from orchestrator.runtime.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, e
 from orchestrator.store import ConcurrencyError, StoreError
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
+from playoff_formats.phrase import Phrase, Said
+from playoff_formats.speech import speaking
 
 try:
     from uvicorn.protocols.websockets.websockets_sansio_impl import (
@@ -385,14 +387,19 @@ async def _catch_up(
         connection.offer_view(service.playoff(connection.playoff_id).seq, view)
 
 
+Refusal = str | Phrase | ServiceError | PlayoffError
+"""A refusal as raised: its sentence is built at this door, in the connection's
+language."""
+
+
 def _refuse(
-    service: Service, connection: Connection, code: str, reason: str, command_id: str | None = None,
-    *, retry_after_s: int | None = None, kind: str | None = None,
+    service: Service, connection: Connection, code: str, reason: Refusal,
+    command_id: str | None = None, *, retry_after_s: int | None = None, kind: str | None = None,
 ) -> None:
     """An error frame: the command or frame is refused and nothing changes."""
     seq = service.playoff(connection.playoff_id).seq
     extra = {"id": command_id} if command_id is not None else {}
-    d: dict[str, Any] = {"code": code, "reason": reason}
+    d: dict[str, Any] = {"code": code, "reason": said(connection, reason)}
     if retry_after_s is not None:
         d["retry_after_s"] = retry_after_s
     if kind is not None:
@@ -400,10 +407,23 @@ def _refuse(
     connection.send(encode("error", seq, d, **extra))
 
 
-TOO_BUSY = (
+def said(connection: Connection, reason: Refusal) -> str:
+    """``reason`` in the language of ``connection`` (its hello's, or its key's)."""
+    if isinstance(reason, str):
+        return reason
+    with speaking(connection.hub.catalogs.language(connection.language)):
+        if isinstance(reason, ServiceError):
+            return reason.words()
+        if isinstance(reason, PlayoffError):
+            return reason.words({})
+        return reason.text({})
+
+
+TOO_BUSY = Said.tr(
     "other commands to this play-off kept arriving first: nothing was changed; send it "
     "again"
 )
+TOO_MANY = Said.tr("more than {rate} commands a second", rate=int(COMMAND_RATE))
 
 
 async def _receive(
@@ -457,8 +477,7 @@ async def _receive(
                     not_permitted(connection.role, ACTION_WORDS[Action.COMMAND]), command_id)
             continue
         if not bucket.take():
-            _refuse(service, connection, "rate-limited", "more than 20 commands a second",
-                    command_id)
+            _refuse(service, connection, "rate-limited", TOO_MANY, command_id)
             continue
         body = frame.get("d")
         kind = body.get("type") if isinstance(body, dict) else None
@@ -485,7 +504,7 @@ def _board_status(
                 command_id)
         return
     except PlayoffError as exc:
-        _refuse(service, connection, "forbidden", exc.reason, command_id)
+        _refuse(service, connection, "forbidden", exc, command_id)
         return
     hub.board_status(connection, status.battery, status.charging)
     hub.refresh_boards(connection.playoff_id)
@@ -506,7 +525,7 @@ def _eboard_status(
                 command_id)
         return
     except PlayoffError as exc:
-        _refuse(service, connection, "forbidden", exc.reason, command_id)
+        _refuse(service, connection, "forbidden", exc, command_id)
         return
     if hub.eboard_status(connection.playoff_id, status.serial, status.state, status.battery):
         hub.refresh_boards(connection.playoff_id)
@@ -537,7 +556,7 @@ async def _issue_board_key(
             playoff=state.id, match=request.match,
         )
     except ServiceError as exc:
-        _refuse(service, connection, "conflict", exc.reason, command_id)
+        _refuse(service, connection, "conflict", exc, command_id)
         return
     answer = board_key_answer(key, state.id, request.match, origin)
     connection.send(encode("ack", service.playoff(state.id).seq, {"seqs": [], **answer},
@@ -591,18 +610,18 @@ async def _command(
         )
     except LogUnavailable as exc:
         # The log out of reach (its database restarting): refused, the connection kept.
-        _refuse(service, connection, "unavailable", exc.reason, command_id,
+        _refuse(service, connection, "unavailable", exc, command_id,
                 retry_after_s=exc.retry_after_s)
         return
     except ConcurrencyError:
         _refuse(service, connection, "conflict", TOO_BUSY, command_id)
         return
     except Forbidden as exc:  # the command's own rule of who may send it
-        _refuse(service, connection, "forbidden", exc.reason, command_id)
+        _refuse(service, connection, "forbidden", exc, command_id)
         return
     except (ServiceError, PlayoffError) as exc:
         kind = exc.kind if isinstance(exc, ServiceError | KnownRefusal) else None
-        _refuse(service, connection, "conflict", exc.reason, command_id, kind=kind)
+        _refuse(service, connection, "conflict", exc, command_id, kind=kind)
         return
     seq = service.playoff(playoff_id).seq
     connection.send(encode("ack", seq, {"seqs": [e.seq for e in outcome.events]}, id=command_id))

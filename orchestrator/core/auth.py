@@ -13,6 +13,9 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
+from playoff_formats.phrase import Phrase, Said
+from playoff_formats.speech import marked
+
 
 class Role(StrEnum):
     CHIEF = "chief"
@@ -64,37 +67,44 @@ PERMISSIONS: dict[Action, frozenset[Role]] = {
 (``docs/protocol.md``, "Roles", is this table in words; a test holds them equal)."""
 
 ACTION_WORDS: dict[Action, str] = {
-    Action.READ: "read the event, its play-off, their views, standings, PGN and placings",
-    Action.AUDIT: "read the play-off's log and its timed jobs",
-    Action.FORESEE: "compute the play-off watch with a model of its own",
-    Action.COMMAND: "send commands: clocks, results, corrections, lots, tosses, colours",
-    Action.OVERRIDE: (
+    Action.READ: marked("read the event, its play-off, their views, standings, PGN and placings"),
+    Action.AUDIT: marked("read the play-off's log and its timed jobs"),
+    Action.FORESEE: marked("compute the play-off watch with a model of its own"),
+    Action.COMMAND: marked("send commands: clocks, results, corrections, lots, tosses, colours"),
+    Action.OVERRIDE: marked(
         "override the schedule and the rules' defaults: move a start, postpone, set the "
         "deadline, shorten or restore the time control, show the watch in the hall"
     ),
-    Action.CREATE: "build the play-off or extra boards, and record the event's results",
-    Action.ISSUE_TOKENS: "issue arbiter tokens, display keys and broadcast keys",
-    Action.PRESS: (
+    Action.CREATE: marked("build the play-off or extra boards, and record the event's results"),
+    Action.ISSUE_TOKENS: marked("issue arbiter tokens, display keys and broadcast keys"),
+    Action.PRESS: marked(
         "press the clock of a running game, call the arbiter to a board, and say a board's "
         "battery (a board key: its own match only)"
     ),
-    Action.ISSUE_BOARD_KEYS: "issue board keys, one per board of a match",
-    Action.BROADCAST: "read the broadcast feed: the play-off's games as PGN, with clocks and moves",
+    Action.ISSUE_BOARD_KEYS: marked("issue board keys, one per board of a match"),
+    Action.BROADCAST: marked(
+        "read the broadcast feed: the play-off's games as PGN, with clocks and moves"
+    ),
 }
+"""Each action in words, for a refusal: marked for the catalogs, said when shown."""
 
 
-def not_permitted(role: Role, what: str) -> str:
-    """Why ``role`` may not do ``what`` (words such as "move a game's start")."""
+def not_permitted(role: Role, what: str | Phrase) -> Phrase:
+    """Why ``role`` may not do ``what``: a marked message such as "move a game's start"
+    (:data:`ACTION_WORDS`), or a phrase; said in the reader's language when shown."""
+    action = Phrase((Said(what),)) if isinstance(what, str) else what
     if role is Role.DISPLAY:
-        return f"a display key is read-only: it may not {what}"
+        return Said.tr("a display key is read-only: it may not {action}", action=action)
     if role is Role.BOARD:
-        return (
+        return Said.tr(
             "a board key only presses its board's clock and calls the arbiter: "
-            f"it may not {what}"
+            "it may not {action}", action=action,
         )
     if role is Role.BROADCAST:
-        return f"a broadcast key only reads the broadcast feed: it may not {what}"
-    return f"only the chief arbiter may {what}"
+        return Said.tr(
+            "a broadcast key only reads the broadcast feed: it may not {action}", action=action
+        )
+    return Said.tr("only the chief arbiter may {action}", action=action)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from orchestrator.core.state import PlayoffState
 from playoff_formats.clock import ClockStatus
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Colour
+from playoff_formats.phrase import Said
 from playoff_formats.stamps import (
     ALLOWANCES,
     OutageTooLong,
@@ -68,9 +69,10 @@ class CallArbiter(CommandBase):
             and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED)
         ]
         if not under_way:
-            raise PlayoffError(
-                f"match {self.match} has no game under way: there is no clock to stop"
-            )
+            raise PlayoffError(Said.tr(
+                "match {match} has no game under way: there is no clock to stop",
+                match=self.match,
+            ))
         key, clock = under_way[-1]
         at_ms = ctx.server_ms
         if self.stamp_ms is not None and clock.running is not None:
@@ -132,9 +134,11 @@ class BoardStatus(BaseModel):
     def check(self, role: Role, board_match: int | None) -> None:
         """Only a board says its own status."""
         if role is not Role.BOARD:
-            raise NotPermitted("only a board clock says its battery")
+            raise NotPermitted(Said.tr("only a board clock says its battery"))
         if self.match != board_match:
-            raise NotPermitted(f"a board key speaks only for match {board_match}")
+            raise NotPermitted(Said.tr(
+                "a board key speaks only for match {match}", match=board_match
+            ))
 
 
 class IssueBoardKey(BaseModel):
@@ -172,9 +176,10 @@ class GivePenalty(_GameCommand):
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         clock = state.clocks.get((self.match, self.game))
         if clock is None:
-            raise PlayoffError(
-                f"match {self.match}, game {self.game} has no clock: start it first"
-            )
+            raise PlayoffError(Said.tr(
+                "match {match}, game {game} has no clock: start it first",
+                match=self.match, game=self.game,
+            ))
         delta_ms, article = illegal_move_penalty(clock.control)
         return [PenaltyGiven(
             match=self.match, game=self.game, offender=self.offender, kind=self.kind,
@@ -185,9 +190,11 @@ class GivePenalty(_GameCommand):
 def check_board(match: int | None, board_match: int | None) -> None:
     """A board key acts on its own match only, and only from its clock page."""
     if board_match is None:
-        raise NotPermitted(
+        raise NotPermitted(Said.tr(
             "a board key presses its clock only from its board clock page: over REST it only "
             "reads"
-        )
+        ))
     if match != board_match:
-        raise NotPermitted(f"a board key presses only the clock of match {board_match}")
+        raise NotPermitted(Said.tr(
+            "a board key presses only the clock of match {match}", match=board_match
+        ))

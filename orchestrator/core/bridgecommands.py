@@ -21,6 +21,8 @@ from orchestrator.core.events import (
 )
 from orchestrator.core.state import PlayoffState
 from playoff_formats.errors import PlayoffError
+from playoff_formats.phrase import Said
+from playoff_formats.speech import marked
 
 __all__ = ["CorrectBoardScore", "ScoreBoard"]
 
@@ -55,7 +57,7 @@ class CorrectBoardScore(CommandBase):
 
     type: Literal["board-score-correct"] = "board-score-correct"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "correct a board's score"
+    what: ClassVar[str | None] = marked("correct a board's score")
     route = Route("PUT", "/board-scores", "Correct a bridge extra board's score at one table")
     stanza: int = Field(ge=1, le=1000)
     board: int = Field(ge=1, le=1000)
@@ -73,8 +75,8 @@ class CorrectBoardScore(CommandBase):
             state, self.stanza, self.board, self.table, self.ns_score, self.reason
         )
         if corrected.voids and not self.confirm:
-            raise PlayoffError(
-                f"this correction voids {corrected.consequences(state.names)}: send it again "
-                "with confirm to go ahead"
-            )
+            raise PlayoffError(Said.tr(
+                "this correction voids {voided}: send it again with confirm to go ahead",
+                voided=corrected.consequences(state.names),
+            ))
         return [corrected]

@@ -73,9 +73,10 @@ from orchestrator.core.words import validation_words
 from playoff_formats import lots
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import YEARS_1900_2199, Colour, Ref, Result
-from playoff_formats.phrase import Player, phrase
+from playoff_formats.phrase import Phrase, Player, Said
 from playoff_formats.playoff import record_result
 from playoff_formats.schedule import RestBreach, chief_time_breaches, rest_breaches
+from playoff_formats.speech import marked
 from playoff_formats.stamps import Charge, OutageTooLong, charge_press
 from playoff_formats.timecontrol import TimeControl
 
@@ -192,19 +193,21 @@ class _Permitted:
     of permissions, checked wherever it arrives (REST, websocket, console)."""
 
     action: ClassVar[Action] = Action.COMMAND
-    board_words: ClassVar[str | None] = None  # a board key's refusal, when the table's says less
+    board_words: ClassVar[str | None] = None
+    """A board key's refusal, when the table's says less (a marked message)."""
     what: ClassVar[str | None] = None
-    """The command in words, for a refusal ("move a game's start"); by default the
-    words of its action."""
+    """The command in words, for a refusal ("move a game's start", a marked message);
+    by default the words of its action."""
 
-    def permission_words(self, state: Any) -> str:
+    def permission_words(self, state: Any) -> str | Phrase:
         return self.what or ACTION_WORDS[self.action]
 
     def check_permitted(self, state: Any, ctx: Context) -> None:
         role = ROLES.get(ctx.role or "")
         if role is not None and not role.may(self.action):
-            board = self.board_words if role is Role.BOARD else None
-            raise NotPermitted(board or not_permitted(role, self.permission_words(state)))
+            if role is Role.BOARD and self.board_words is not None:
+                raise NotPermitted(Phrase((Said(self.board_words),)))
+            raise NotPermitted(not_permitted(role, self.permission_words(state)))
         if role is Role.BOARD:
             check_board(getattr(self, "match", None), ctx.board_match)
 
@@ -270,10 +273,10 @@ class StartGame(_GameCommand):
         role = ROLES.get(ctx.role or "")
         if binding and role is not None and not role.may(Action.OVERRIDE):
             # An override of the rests: the table's rule, as for any other override.
-            raise NotPermitted(not_permitted(
-                role, "start a game before the rest the regulation owes the players: "
-                + "; ".join(binding)
-            ))
+            raise NotPermitted(not_permitted(role, Said.tr(
+                "start a game before the rest the regulation owes the players: {rests}",
+                rests="; ".join(binding),
+            )))
         return [GameStarted(
             match=self.match, game=self.game, at_ms=ctx.server_ms,
             override=self.override if binding else None,
@@ -337,9 +340,10 @@ class PressClock(_GameCommand):
         clock = state.clocks.get((self.match, self.game))
         if move is None:
             if clock is None:
-                raise PlayoffError(
-                    f"match {self.match}, game {self.game} has no running clock: start it first"
-                )
+                raise PlayoffError(Said.tr(
+                    "match {match}, game {game} has no running clock: start it first",
+                    match=self.match, game=self.game,
+                ))
             move = clock.moves_completed(self.side) + 1
         elif clock is not None and move <= clock.moves_completed(self.side):
             raise AlreadyPressed(self.match, self.game, self.side, move)
@@ -378,7 +382,7 @@ class ResumeClock(_GameCommand):
 
     type: Literal["resume"] = "resume"
 
-    board_words: ClassVar[str | None] = "only an arbiter resumes the clocks after a call"
+    board_words: ClassVar[str | None] = marked("only an arbiter resumes the clocks after a call")
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         return [ClockResumed(match=self.match, game=self.game, at_ms=ctx.server_ms)]
@@ -412,10 +416,11 @@ class RecordResult(_GameCommand):
         if self.result.played and (self.match, self.game) not in state.started_at:
             # A game never started was never played: before its start, only a forfeit
             # (a player absent, or both) is a result.
-            raise PlayoffError(
-                f"match {self.match}, game {self.game} has not started, so it has no "
-                "played result: start it first, or record a forfeit (+/-, -/+ or -/-)"
-            )
+            raise PlayoffError(Said.tr(
+                "match {match}, game {game} has not started, so it has no played result: "
+                "start it first, or record a forfeit (+/-, -/+ or -/-)",
+                match=self.match, game=self.game,
+            ))
         return [ResultRecorded(
             match=self.match, game=self.game, result=self.result, at_ms=ctx.server_ms
         )]
@@ -443,10 +448,10 @@ class CorrectResult(_GameCommand):
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         corrected = self.preview(state)
         if corrected.voids and not self.confirm:
-            raise PlayoffError(
-                f"this correction voids {corrected.consequences(state.names)}: send it again "
-                "with confirm to go ahead"
-            )
+            raise PlayoffError(Said.tr(
+                "this correction voids {voided}: send it again with confirm to go ahead",
+                voided=corrected.consequences(state.names),
+            ))
         return [corrected]
 
     def preview(self, state: PlayoffState) -> ResultCorrected:
@@ -468,7 +473,7 @@ class FallFlag(_GameCommand):
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         clock = state.clocks.get((self.match, self.game))
         if clock is None or clock.flag_at_ms() != self.flag_at_ms or clock.running is None:
-            raise PlayoffError("the clock changed since its flag timer was set")
+            raise PlayoffError(Said.tr("the clock changed since its flag timer was set"))
         side = clock.running
         result = Result.BLACK_WINS if side is Colour.WHITE else Result.WHITE_WINS
         return [
@@ -521,13 +526,16 @@ class DrawLots(CommandBase):
         match = state.chess.match(self.match)
         a, b = match.players
         if a is None or b is None:
-            raise PlayoffError(f"match {self.match}: both players must be known before the lots")
+            raise PlayoffError(Said.tr(
+                "match {match}: both players must be known before the lots", match=self.match
+            ))
         game = self.drawn_game(state)
         if self.method == "physical":
             if self.white is None or self.white not in match.players:
-                raise PlayoffError(
-                    phrase("say who drew White: one of ", Player(a), ", ", Player(b))
-                )
+                raise PlayoffError(Said.tr(
+                    "say who drew White: one of {player}, {other}", player=Player(a),
+                    other=Player(b),
+                ))
             black = b if self.white == a else a
             record = _physical("game-one-colours", {"white": self.white, "black": black},
                                self.conducted_by)
@@ -575,23 +583,26 @@ class TossCoin(CommandBase):
         )
         tossed = [d for d in state.draws_of("coin-toss", self.match) if d.seq > corrected]
         if tossed and tossed[-1].winner is not None:
-            raise PlayoffError(phrase(
-                f"the coin was already tossed for match {self.match}: ",
-                Player(tossed[-1].winner), " won the toss",
+            raise PlayoffError(Said.tr(
+                "the coin was already tossed for match {match}: {winner} won the toss",
+                match=self.match, winner=Player(tossed[-1].winner),
             ))
         if self.method == "physical":
             if self.winner is None:
-                raise PlayoffError("a physical toss needs its winner")
+                raise PlayoffError(Said.tr("a physical toss needs its winner"))
             record = _physical("coin-toss", {"winner": self.winner}, self.conducted_by)
             return [CoinTossed(match=self.match, winner=self.winner, draw=record)]
         if self.caller is None or self.call is None:
-            raise PlayoffError("say who calls the coin and the call (heads or tails)")
+            raise PlayoffError(Said.tr("say who calls the coin and the call (heads or tails)"))
         if None in match.players:
-            raise PlayoffError(f"match {self.match}: both players must be known before the toss")
+            raise PlayoffError(Said.tr(
+                "match {match}: both players must be known before the toss", match=self.match
+            ))
         if self.caller not in match.players:
-            raise PlayoffError(
-                phrase(Player(self.caller), f" does not play in match {self.match}")
-            )
+            raise PlayoffError(Said.tr(
+                "{player} does not play in match {match}", player=Player(self.caller),
+                match=self.match,
+            ))
         opponent = next(p for p in match.players if p != self.caller)
         assert opponent is not None
         decider = match.rules.decider if not match.bye else None
@@ -633,7 +644,7 @@ class MoveStart(_GameCommand):
 
     type: Literal["move-start"] = "move-start"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "move a game's start"
+    what: ClassVar[str | None] = marked("move a game's start")
     route = Route(
         "POST", "/matches/{match}/games/{game}/move-start", "Arbiter override: move a game's start"
     )
@@ -653,7 +664,7 @@ class Postpone(_GameCommand):
 
     type: Literal["postpone"] = "postpone"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "postpone a game"
+    what: ClassVar[str | None] = marked("postpone a game")
     route = Route(
         "POST", "/matches/{match}/games/{game}/postpone", "Arbiter override: postpone a game"
     )
@@ -666,7 +677,10 @@ class Postpone(_GameCommand):
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         planned = ctx.planned_start(state, self.match, self.game)
         if planned is None:
-            raise PlayoffError(f"match {self.match}, game {self.game} is not in the schedule")
+            raise PlayoffError(Said.tr(
+                "match {match}, game {game} is not in the schedule", match=self.match,
+                game=self.game,
+            ))
         return [Postponed(
             match=self.match, game=self.game, at=planned + timedelta(minutes=self.minutes),
             minutes=self.minutes, reason=self.reason, public_reason=self.public_reason,
@@ -679,7 +693,7 @@ class ShortenTimeControl(CommandBase):
 
     type: Literal["time-control"] = "time-control"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "shorten the time limits"
+    what: ClassVar[str | None] = marked("shorten the time limits")
     route = Route(
         "POST", "/time-control", "Arbiter override: shorten the time control"
     )
@@ -705,9 +719,11 @@ class ShortenTimeControl(CommandBase):
             )
         return value
 
-    def permission_words(self, state: Any) -> str:
+    def permission_words(self, state: Any) -> str | Phrase:
         rule = state.format.shortening_rule if isinstance(state, PlayoffState) else None
-        return "shorten the time limits" + (f" ({rule})" if rule else "")
+        if not rule:
+            return marked("shorten the time limits")
+        return Said.tr("shorten the time limits ({rule})", rule=rule)
 
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         return [TimeControlShortened(
@@ -721,7 +737,7 @@ class RestoreTimeControl(CommandBase):
 
     type: Literal["restore-time-control"] = "restore-time-control"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "restore the time limits"
+    what: ClassVar[str | None] = marked("restore the time limits")
     route = Route(
         "POST", "/time-control/restore",
         "Arbiter override: the regulation's time control again (undoes a shortening)",
@@ -738,7 +754,7 @@ class SetDeadline(CommandBase):
 
     type: Literal["deadline"] = "deadline"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "set the organiser's deadline"
+    what: ClassVar[str | None] = marked("set the organiser's deadline")
     route = Route("POST", "/deadline", "Set or clear the organiser's deadline")
     deadline: Moment | None
     reason: Reason
@@ -916,10 +932,10 @@ class RecordGameResult(EventCommandBase):
 
     def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:
         if self.ended_at is not None and self.ended_at > ctx.now:
-            raise PlayoffError(
-                f"ended_at {self.ended_at.isoformat()} is in the future: a game is recorded "
-                "once it has ended"
-            )
+            raise PlayoffError(Said.tr(
+                "ended_at {ended_at} is in the future: a game is recorded once it has ended",
+                ended_at=self.ended_at.isoformat(),
+            ))
         return [GameResultRecorded(
             round=self.round, white=self.white, black=self.black, result=self.result,
             ended_at=self.ended_at or ctx.now,
@@ -931,7 +947,7 @@ class ShowForesightInHall(EventCommandBase):
 
     type: Literal["show-foresight-in-hall"] = "show-foresight-in-hall"
     action: ClassVar[Action] = Action.OVERRIDE
-    what: ClassVar[str | None] = "show the play-off watch in the hall"
+    what: ClassVar[str | None] = marked("show the play-off watch in the hall")
     on: StrictBool
 
     def decide(self, state: EventState, ctx: Context) -> list[EventStreamEvent]:

@@ -28,12 +28,25 @@ from playoff_formats.clock import Clock, ClockStatus
 from playoff_formats.eboard import read_placement, valid_placement
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Colour, Result
+from playoff_formats.phrase import Said
+from playoff_formats.speech import marked
 from playoff_formats.stamps import ALLOWANCES, stamped_instant
 
 __all__ = ["BoardFlag", "EboardStatus", "MapEboard", "ReadPosition", "in_play"]
 
 Serial = str
 """An e-board's serial number, as LiveChess gives it."""
+
+NOT_RUNNING = {
+    Colour.WHITE: marked(
+        "white's clock is not running in match {match}, game {game}: its flag cannot fall"
+    ),
+    Colour.BLACK: marked(
+        "black's clock is not running in match {match}, game {game}: its flag cannot fall"
+    ),
+}
+"""A board's flag refused, by side: each a whole sentence, for the languages whose
+colour words change with the sentence around them."""
 
 
 def in_play(state: PlayoffState, match: int, game: int | None) -> tuple[GameKey, Clock]:
@@ -44,8 +57,15 @@ def in_play(state: PlayoffState, match: int, game: int | None) -> tuple[GameKey,
         and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED)
     ]
     if not played:
-        which = f"match {match}" if game is None else f"match {match}, game {game}"
-        raise PlayoffError(f"{which} has no game being played: the board's moves wait for it")
+        if game is None:
+            raise PlayoffError(Said.tr(
+                "match {match} has no game being played: the board's moves wait for it",
+                match=match,
+            ))
+        raise PlayoffError(Said.tr(
+            "match {match}, game {game} has no game being played: the board's moves wait "
+            "for it", match=match, game=game,
+        ))
     return played[-1]
 
 
@@ -109,10 +129,9 @@ class BoardFlag(CommandBase):
     def decide(self, state: PlayoffState, ctx: Context) -> list[PlayoffEvent]:
         key, clock = in_play(state, self.match, self.game)
         if clock.running is not self.side:
-            raise PlayoffError(
-                f"{self.side.value}'s clock is not running in match {key[0]}, game {key[1]}: "
-                "its flag cannot fall"
-            )
+            raise PlayoffError(Said.tr(
+                NOT_RUNNING[self.side], match=key[0], game=key[1]
+            ))
         at_ms = ctx.server_ms
         if self.stamp_ms is not None:
             assert clock.since_ms is not None
@@ -142,7 +161,10 @@ class MapEboard(CommandBase):
         from orchestrator.core.events import EboardMapped
 
         if state.eboards.get(self.serial) == self.match and self.match is not None:
-            raise PlayoffError(f"the e-board {self.serial} is already on match {self.match}")
+            raise PlayoffError(Said.tr(
+                "the e-board {serial} is already on match {match}", serial=self.serial,
+                match=self.match,
+            ))
         return [EboardMapped(serial=self.serial, match=self.match)]
 
 
@@ -160,4 +182,4 @@ class EboardStatus(BaseModel):
 
     def check(self, role: Role) -> None:
         if not role.may(Action.PRESS):
-            raise NotPermitted("only an arbiter or a board key says an e-board's status")
+            raise NotPermitted(Said.tr("only an arbiter or a board key says an e-board's status"))

@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Mapping
+
+from playoff_formats.phrase import Phrase
+
 
 class ServiceError(Exception):
+    """A refusal: ``reason`` is its English (what a log or a test reads); the door
+    that answers it says it in its reader's language with :meth:`words`."""
+
     status = 400
 
-    def __init__(self, reason: str, kind: str | None = None) -> None:
-        self.reason = reason
+    def __init__(
+        self, reason: str | Phrase, kind: str | None = None, *,
+        names: Mapping[str, str] | None = None, said: Callable[[], str] | None = None,
+    ) -> None:
+        named = dict(names or {})
+        self.reason = reason.english(named) if isinstance(reason, Phrase) else reason
         self.kind = kind
         """A refusal a screen tells apart (:mod:`orchestrator.core.refusals`), answered beside
         the reason."""
-        super().__init__(reason)
+        if said is None and isinstance(reason, Phrase):
+            said = functools.partial(reason.text, named)
+        self._said = said
+        super().__init__(self.reason)
+
+    def words(self) -> str:
+        """The reason in the language in force (built now, never when raised)."""
+        return self._said() if self._said is not None else self.reason
 
 
 class NotFound(ServiceError):

@@ -13,8 +13,13 @@ from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.state import EventState
 from orchestrator.core.words import validation_words
 from playoff_formats.errors import PlayoffError
+from playoff_formats.phrase import Said
+from playoff_formats.speech import ENGLISH, speaking, tr
 
-__all__ = ["MAX_LISTED", "diagnosis", "not_final", "reason", "refusal_of"]
+__all__ = [
+    "CHANGES_NOTHING", "MAX_LISTED", "diagnosis", "not_final", "reason", "refusal_of",
+    "unfollowable",
+]
 
 
 def not_final(state: EventState) -> str:
@@ -43,12 +48,33 @@ def refusal_of(
     exc: PlayoffError | ValidationError, names: Mapping[str, str] | None = None
 ) -> Forbidden | Conflict:
     """A command's refusal as answered: 403 when its sender's role may not send it,
-    409 when the play-off's state does not allow it now; players by their names."""
+    409 when the play-off's state does not allow it now; players by their names. Its
+    ``reason`` is English; the door says it in its reader's language
+    (:meth:`~orchestrator.core.errors.ServiceError.words`)."""
+    named = dict(names or {})
+
+    def said() -> str:
+        return reason(exc, named)
+
+    with speaking(ENGLISH):
+        text = said()
     if isinstance(exc, NotPermitted):
-        return Forbidden(exc.reason)
-    return Conflict(
-        reason(exc, names or {}), exc.kind if isinstance(exc, KnownRefusal) else None
-    )
+        return Forbidden(text, said=said)
+    return Conflict(text, exc.kind if isinstance(exc, KnownRefusal) else None, said=said)
+
+
+CHANGES_NOTHING = Said.tr("this command changes nothing")
+"""A command that decides no event, refused."""
+
+
+def unfollowable(exc: Exception) -> Conflict:
+    """An override refused because the schedule cannot follow it (``exc`` says why)."""
+
+    def said() -> str:
+        return tr("the schedule cannot follow this: {why}", why=reason(exc))
+
+    with speaking(ENGLISH):
+        return Conflict(said(), said=said)
 
 
 def diagnosis(exc: Exception) -> str:

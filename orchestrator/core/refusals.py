@@ -12,14 +12,17 @@ in the error frame, and the arbiter view words its controls from the same parts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import ClassVar, Literal
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Colour
+from playoff_formats.phrase import Said
 from playoff_formats.schedule.words import span
+from playoff_formats.speech import ENGLISH, marked, speaking, tr
 
-__all__ = ["AlreadyPressed", "KnownRefusal", "RefusalKind", "TooEarly"]
+__all__ = ["ALREADY_PRESSED", "AlreadyPressed", "KnownRefusal", "RefusalKind", "TooEarly"]
 
 RefusalKind = Literal["already-pressed", "too-early", "outage-too-long"]
 """``outage-too-long``: a board's press held through an outage past the allowance
@@ -35,6 +38,20 @@ class KnownRefusal(PlayoffError):
 
 
 
+ALREADY_PRESSED = {
+    Colour.WHITE: marked(
+        "White's clock was already pressed after move {move} (match {match}, game {game}): "
+        "the press counts once"
+    ),
+    Colour.BLACK: marked(
+        "Black's clock was already pressed after move {move} (match {match}, game {game}): "
+        "the press counts once"
+    ),
+}
+"""A second press, by side: each a whole sentence (a colour's word may change with
+the sentence around it)."""
+
+
 class AlreadyPressed(KnownRefusal):
     """``side``'s clock was pressed after ``move`` already: a second press for the
     same move (another console's, at the same moment) counts once."""
@@ -43,10 +60,7 @@ class AlreadyPressed(KnownRefusal):
 
     def __init__(self, match: int, game: int, side: Colour, move: int) -> None:
         self.match, self.game, self.side, self.move = match, game, side, move
-        super().__init__(
-            f"{side.value.capitalize()}'s clock was already pressed after move {move} "
-            f"(match {match}, game {game}): the press counts once"
-        )
+        super().__init__(Said.tr(ALREADY_PRESSED[side], move=move, match=match, game=game))
 
 
 class TooEarly(KnownRefusal):
@@ -59,13 +73,20 @@ class TooEarly(KnownRefusal):
         self, match: int, game: int, rules: tuple[str, ...], until: datetime, now: datetime
     ) -> None:
         self.match, self.game, self.rules, self.until = match, game, rules, until
-        super().__init__(self.sentence(span(until - now)))
+        self.left = until - now
+        with speaking(ENGLISH):
+            english = self.sentence(span(self.left))
+        super().__init__(english)
+
+    def words(self, names: Mapping[str, str]) -> str:
+        # Said when shown: the time left in the reader's words too.
+        return self.sentence(span(self.left))
 
     def sentence(self, left: str) -> str:
-        """The sentence, with ``left`` the time left until the start is allowed (a
-        console puts its own countdown there)."""
-        return (
-            f"too early for match {self.match}, game {self.game}: " + "; ".join(self.rules)
-            + f" ({left} from now). The chief arbiter may start it all the same, giving "
-            "the reason."
+        """The sentence in the language in force, with ``left`` the time left until
+        the start is allowed (a console puts its own countdown there)."""
+        return tr(
+            "too early for match {match}, game {game}: {rests} ({left} from now). The chief "
+            "arbiter may start it all the same, giving the reason.",
+            match=self.match, game=self.game, rests="; ".join(self.rules), left=left,
         )

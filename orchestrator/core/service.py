@@ -56,7 +56,14 @@ from orchestrator.core.events import (
     apply_playoff,
     parse_playoff_event,
 )
-from orchestrator.core.reasons import diagnosis, not_final, reason, refusal_of
+from orchestrator.core.reasons import (
+    CHANGES_NOTHING,
+    diagnosis,
+    not_final,
+    reason,
+    refusal_of,
+    unfollowable,
+)
 from orchestrator.core.state import EventState, PlayoffState, event_stream, playoff_stream
 from orchestrator.core.streams import StreamKind, event_streams, playoff_streams, stamp_of
 from orchestrator.core.timesource import TimeSource
@@ -609,7 +616,7 @@ class Service:
             except (PlayoffError, ValidationError) as exc:
                 raise refusal_of(exc) from None
             if not events:
-                raise Conflict("this command changes nothing")
+                raise Conflict(CHANGES_NOTHING)
             return Decided(tuple(events), after)
 
         committed = await self._retrying(
@@ -847,14 +854,14 @@ class Service:
             if not applied:
                 if command.repeats:
                     raise _Unchanged(state)
-                raise Conflict("this command changes nothing")
+                raise Conflict(CHANGES_NOTHING)
             trial = applied[-1].after
             events = tuple(a.event for a in applied)
             if any(e.schedule_override for e in events):
                 try:  # an override the schedule cannot follow is refused before it is logged
                     schedule.plan(trial, now)
                 except (PlayoffError, ValueError) as exc:
-                    raise Conflict(f"the schedule cannot follow this: {reason(exc)}") from None
+                    raise unfollowable(exc) from None
             # What travels beside each event comes from the state just after it.
             logged = tuple(
                 Logged(a.event, a.stamp, event_extras(a.event, a.after)) for a in applied
