@@ -34,10 +34,10 @@ from orchestrator.api.routes import router
 from orchestrator.core.bus import Bus, InProcessBus, SharedBus
 from orchestrator.core.computations import Computations
 from orchestrator.core.errors import ServiceError
+from orchestrator.core.languages import Catalogs
 from orchestrator.core.service import Service, new_id
 from orchestrator.core.timesource import SystemTime, TimeSource
 from orchestrator.core.words import error_words
-from orchestrator.languages import Catalogs
 from orchestrator.runtime.clocks import BoardHeard, FlagTimers
 from orchestrator.runtime.hub import Hub
 from orchestrator.runtime.scheduler import PlayoffScheduler

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 
 from orchestrator.api.problems import error_responses
 from orchestrator.core.errors import NotFound
-from orchestrator.languages import LANGUAGES, Catalogs, language_code
+from orchestrator.core.languages import LANGUAGES, Catalogs, language_code
 from orchestrator.views.page_words import page_words
 from playoff_formats.speech import speaking
 

@@ -24,9 +24,9 @@ from orchestrator.api.deps import ServiceDep, TokenDep
 from orchestrator.api.problems import _WITH_TOKEN, StrictJsonRoute, _json_error_responses
 from orchestrator.core.auth import Action
 from orchestrator.core.errors import Unavailable
+from orchestrator.core.languages import Catalogs, accepted
 from orchestrator.core.service import Service
 from orchestrator.core.state import EventState, PlayoffState
-from orchestrator.languages import Catalogs, accepted
 from orchestrator.printing.documents import printout_html
 from orchestrator.printing.layout import Paper
 from orchestrator.printing.render import PrintingUnavailable, render_pdf

@@ -12,8 +12,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
 from orchestrator.core.errors import ServiceError
+from orchestrator.core.languages import accepted
 from orchestrator.core.refusals import RefusalKind
-from orchestrator.languages import accepted
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.io.strict_json import load_json
 from playoff_formats.speech import ENGLISH, Language, speaking

@@ -29,11 +29,11 @@ from orchestrator.core.commands import (
     parse_command,
 )
 from orchestrator.core.errors import Forbidden, LogUnavailable, ServiceError
+from orchestrator.core.languages import language_code
 from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.service import Request, Service
 from orchestrator.core.state import playoff_stream
 from orchestrator.core.words import validation_words
-from orchestrator.languages import language_code
 from orchestrator.runtime.hub import TOO_MANY_CODE, Connection, Hub, ViewKind, encode
 from orchestrator.store import ConcurrencyError, StoreError
 from playoff_formats.errors import InputError, PlayoffError

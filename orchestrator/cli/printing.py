@@ -43,7 +43,7 @@ class PrintRefused(Exception):
 def language(asked: str | None) -> str | None:
     """The language of ours ``--lang`` names (``es``, ``es-ES``, ``en-XA``); None
     without it; refused, naming the languages there are, when it is none of ours."""
-    from orchestrator.languages import LANGUAGES, language_code
+    from orchestrator.core.languages import LANGUAGES, language_code
 
     if asked is None:
         return None
@@ -64,11 +64,11 @@ def printout_from_log(
     worded in the language ``lang`` (English without it)."""
     from orchestrator.core.computations import Computations
     from orchestrator.core.errors import ServiceError
+    from orchestrator.core.languages import Catalogs
     from orchestrator.core.state import event_stream, playoff_stream
     from orchestrator.core.streams import event_streams, playoff_streams
     from orchestrator.core.timesource import SystemTime
     from orchestrator.core.watch import Watch
-    from orchestrator.languages import Catalogs
     from orchestrator.printing.documents import printout_html
     from orchestrator.printing.layout import Paper
     from orchestrator.printing.render import PrintingUnavailable, render_pdf

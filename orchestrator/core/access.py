@@ -33,7 +33,8 @@ from orchestrator.core.auth import (
     digest,
     not_permitted,
 )
-from orchestrator.core.errors import Forbidden, TooManyRequests, Unauthorized
+from orchestrator.core.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
+from orchestrator.core.state import EventState, PlayoffState
 from playoff_formats.speech import marked
 from playoff_formats.tiebreaks.words import join
 
@@ -46,6 +47,7 @@ __all__ = [
     "KeyScope",
     "PlayoffKnownAs",
     "TokenIndex",
+    "board_key_label",
     "display_key_request",
     "not_for_a_hall_screen",
     "not_this_keys",
@@ -206,3 +208,24 @@ def not_for_a_hall_screen(role: Role, event_id: str, playoff_id: str | None = No
         f"/api/events/{event_id}/tokens and the body {{\"role\": \"display\"}}; then open "
         f"{page}#key= followed by that key"
     )
+
+
+def board_key_label(
+    event: EventState, playoff: str | None, match: int | None,
+    playoff_state: Callable[[str], PlayoffState],
+) -> str:
+    """The label of a board key for ``match`` of ``playoff``; refused (409) unless
+    that is a match played in a chess play-off of ``event``."""
+    if playoff is None or match is None:
+        raise Conflict("a board key is for one match: say its play-off and its match")
+    if playoff not in event.playoffs:
+        raise Conflict(f"play-off {playoff[:64]!r} is not one of this event's")
+    state = playoff_state(playoff)
+    if state.playoff is None:
+        raise Conflict("bridge extra boards have no board clocks: they are not chess games")
+    found = next((m for m in state.chess.matches if m.id == match and not m.bye), None)
+    if found is None:
+        played = ", ".join(str(m.id) for m in state.chess.matches if not m.bye)
+        raise Conflict(f"play-off {playoff} has no match {match} to play: its matches "
+                       f"are {played}")
+    return f"board of match {match}"

@@ -25,7 +25,13 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from orchestrator.core import schedule, snapshots
-from orchestrator.core.access import KeyScope, PlayoffKnownAs, TokenIndex, not_this_keys
+from orchestrator.core.access import (
+    KeyScope,
+    PlayoffKnownAs,
+    TokenIndex,
+    board_key_label,
+    not_this_keys,
+)
 from orchestrator.core.auth import Action, Actor, Role, TokenRecord, digest, new_token
 from orchestrator.core.bus import Bus, InProcessBus, Logged, Published
 from orchestrator.core.commands import (
@@ -639,7 +645,8 @@ class Service:
         if role is Role.CHIEF:
             raise Conflict("there is one chief arbiter's token per event")
         if role is Role.BOARD:
-            scoped = self.board_label(event_id, playoff, match)  # its match, or 409
+            # Its match, or 409.
+            scoped = board_key_label(self.event(event_id), playoff, match, self.playoff)
             label = label or scoped
         elif playoff is not None or match is not None:
             raise Conflict("only a board key is for one match: an arbiter's token or a "
@@ -670,23 +677,6 @@ class Service:
         if committed.decided is None:
             return await self._derived_token(committed.stored[0])
         return tokens[-1]
-
-    def board_label(self, event_id: str, playoff: str | None, match: int | None) -> str:
-        """The label of a board key for ``match`` of ``playoff``; refused (409) unless
-        that is a match played in a chess play-off of the event."""
-        if playoff is None or match is None:
-            raise Conflict("a board key is for one match: say its play-off and its match")
-        if playoff not in self.event(event_id).playoffs:
-            raise Conflict(f"play-off {playoff[:64]!r} is not one of this event's")
-        state = self.playoff(playoff)
-        if state.playoff is None:
-            raise Conflict("bridge extra boards have no board clocks: they are not chess games")
-        found = next((m for m in state.chess.matches if m.id == match and not m.bye), None)
-        if found is None:
-            played = ", ".join(str(m.id) for m in state.chess.matches if not m.bye)
-            raise Conflict(f"play-off {playoff} has no match {match} to play: its matches "
-                           f"are {played}")
-        return f"board of match {match}"
 
     async def _derived(self, stream: str, seq: int, command_id: str | None) -> str:
         """A token the same request can be answered with again: HMAC of the log's secret

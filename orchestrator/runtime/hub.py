@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from orchestrator.core import schedule
 from orchestrator.core.auth import Role
 from orchestrator.core.bus import Published
+from orchestrator.core.languages import Catalogs
 from orchestrator.core.state import PlayoffState
 from orchestrator.core.timesource import TimeSource
-from orchestrator.languages import Catalogs
 from orchestrator.runtime.boards import (
     SHARE_EVERY_MS,
     BoardNews,

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
+from orchestrator.core.languages import LANGUAGES
 from orchestrator.core.timesource import ManualTime
-from orchestrator.languages import LANGUAGES
 from playoff_formats.speech import pseudo
 from tests.support import pdf
 from tests.support.printing import HALL, international_event, play_to_the_end, printing_setup

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from orchestrator.languages import LANGUAGES
+from orchestrator.core.languages import LANGUAGES
 from tests.support.browser import browser
 from tests.support.console import TIMEOUT_MS, ok, set_up, tied_event
 from tests.support.server import running_server

@@ -18,7 +18,7 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from orchestrator.languages import LANGUAGES, LOCALE_DIR, Catalogs
+from orchestrator.core.languages import LANGUAGES, LOCALE_DIR, Catalogs
 from orchestrator.views.page_words import PAGE_WORDS
 from playoff_formats.builders.format import build_playoff
 from playoff_formats.formats import BUILT_IN

@@ -31,9 +31,8 @@ from orchestrator.views.context import BoardPresence, EboardPresence, ViewContex
 from playoff_formats.io.json_event import parse_event
 from playoff_formats.model import Colour
 from playoff_formats.speech import PSEUDO, speaking
-from tests.service.test_arbiter_words import texts
 from tests.support.events import uzchess_json
-from tests.support.views import ACTOR, BRIDGE, Run, match_view, running
+from tests.support.views import ACTOR, BRIDGE, Run, match_view, running, texts
 
 FROM_FORMATS = {"detail", "reason"}
 """Keys of texts worded by the play-off's format (a result's words, a planned game's

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -25,17 +24,7 @@ from orchestrator.core.creation import PlayoffOptions
 from orchestrator.core.events import PlayoffEvent
 from playoff_formats.io.json_event import parse_event
 from tests.support.events import ABDU, PRAGG, SINDAROV, uzchess_json
-from tests.support.views import ACTOR, BRIDGE, Run, check_offered, match_view, running
-
-NOT_TEXT = {
-    "id", "value", "sets", "command", "record", "clock", "clocks", "key", "name", "test_id",
-    "type", "actor", "kind", "status", "input", "shown_when", "requires", "fill", "form",
-    "view", "side", "method", "lane", "role",
-}
-"""Keys whose values are data for the page, not text for people."""
-
-INSTANTS = {"at", "start", "end", "until", "from_start", "from_end", "to", "deadline", "finish"}
-"""Keys whose values are instants, written by the page in the hall's time."""
+from tests.support.views import ACTOR, BRIDGE, Run, check_offered, match_view, running, texts
 
 EVENT_TYPES = tuple(
     cls.model_fields["type"].default
@@ -50,20 +39,6 @@ EVENT_NAMES = re.compile(
 """An event's type (``game-started``), or its type in words used as if it were text
 ("Re-planned after game started"); "flag fell" and "postponed" are plain English."""
 ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
-
-
-def texts(node: Any, key: str = "") -> Iterator[tuple[str, str]]:
-    """Every string meant for people in a view, with the key it is under."""
-    if isinstance(node, dict):
-        for k, value in node.items():
-            if k in NOT_TEXT or k in INSTANTS:
-                continue
-            yield from texts(value, k)
-    elif isinstance(node, list):
-        for value in node:
-            yield from texts(value, key)
-    elif isinstance(node, str):
-        yield key, node
 
 
 def check_words(view: dict[str, Any], ids: set[str]) -> int:

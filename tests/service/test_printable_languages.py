@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from orchestrator.languages import Catalogs
+from orchestrator.core.languages import Catalogs
 from orchestrator.printing.documents import standings_document
 from orchestrator.printing.layout import Paper
 from orchestrator.views.printable import (

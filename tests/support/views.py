@@ -208,3 +208,27 @@ def match_view(view: dict[str, Any], match: int) -> dict[str, Any]:
 def names(items: list[dict[str, Any]]) -> list[str]:
     return [item["name"] for item in items]
 
+
+NOT_TEXT = {
+    "id", "value", "sets", "command", "record", "clock", "clocks", "key", "name", "test_id",
+    "type", "actor", "kind", "status", "input", "shown_when", "requires", "fill", "form",
+    "view", "side", "method", "lane", "role",
+}
+"""Keys whose values are data for the page, not text for people."""
+
+INSTANTS = {"at", "start", "end", "until", "from_start", "from_end", "to", "deadline", "finish"}
+"""Keys whose values are instants, written by the page in the hall's time."""
+
+
+def texts(node: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every string meant for people in a view, with the key it is under."""
+    if isinstance(node, dict):
+        for k, value in node.items():
+            if k in NOT_TEXT or k in INSTANTS:
+                continue
+            yield from texts(value, k)
+    elif isinstance(node, list):
+        for value in node:
+            yield from texts(value, key)
+    elif isinstance(node, str):
+        yield key, node

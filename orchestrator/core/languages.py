@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LANGUAGES", "LOCALE_DIR", "Catalog", "Catalogs", "language_code"]
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 LANGUAGES: dict[str, str] = {
     "en": "English",
