@@ -12,6 +12,8 @@ from pydantic import Field, model_validator
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Colour, Frozen
+from playoff_formats.phrase import Phrase, Said
+from playoff_formats.speech import marked
 from playoff_formats.timecontrol import DelayMode, Stage, TimeControl
 
 __all__ = [
@@ -34,7 +36,7 @@ class FlagFellError(ClockError):
     the service records it with :meth:`Clock.flag`.
     """
 
-    def __init__(self, reason: str, *, side: Colour, flag_at_ms: int) -> None:
+    def __init__(self, reason: str | Phrase, *, side: Colour, flag_at_ms: int) -> None:
         self.side = side
         self.flag_at_ms = flag_at_ms
         super().__init__(reason)
@@ -87,15 +89,26 @@ def _moves(side: Colour) -> str:
     return "white_moves" if side is Colour.WHITE else "black_moves"
 
 
-def _seconds(ms: int) -> str:
+def _seconds(ms: int) -> Phrase:
     """A span of clock time as arbiters say it: ``5 min 30 s``, ``4.9 s``, ``2 min``
-    (tenths only under a minute, as a clock shows them)."""
-    if ms < 1_000:
-        return f"{ms / 1000:g} s"  # a flag about to fall: every millisecond said
+    (tenths only under a minute, as a clock shows them), said when shown."""
+    if ms < 1_000:  # a flag about to fall: every millisecond said
+        return Said.tr("{seconds} s", seconds=f"{ms / 1000:g}")
     if ms < 60_000:
-        return f"{round(ms / 1000, 1):g} s"
+        return Said.tr("{seconds} s", seconds=f"{round(ms / 1000, 1):g}")
     minutes, rest = divmod(ms // 1000, 60)  # whole seconds, as a clock shows them
-    return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+    if rest:
+        return Said.tr("{minutes} min {seconds} s", minutes=minutes, seconds=rest)
+    return Said.tr("{minutes} min", minutes=minutes)
+
+
+def _by_side(side: Colour, white: str, black: str, /, **params: Any) -> Phrase:
+    """One of two whole messages, by side: each language says each colour its way."""
+    return Said.tr(white if side is Colour.WHITE else black, **params)
+
+
+def _cannot(action: Phrase, why: Phrase) -> Phrase:
+    return Said.tr("cannot {action}: {why}", action=action, why=why)
 
 
 class Clock(Frozen):
@@ -157,12 +170,12 @@ class Clock(Frozen):
         side = self.to_move
         return self.control.stage_for_move(side, self.moves_completed(side) + 1)
 
-    def _check_instant(self, now_ms: int, action: str) -> None:
+    def _check_instant(self, now_ms: int, action: Phrase) -> None:
         if self.since_ms is not None and now_ms < self.since_ms:
-            raise ClockError(
-                f"cannot {action}: the clock's last event was {_seconds(self.since_ms - now_ms)} "
-                "later (the server's clock never goes back)"
-            )
+            raise ClockError(_cannot(action, Said.tr(
+                "the clock's last event was {time} later (the server's clock never goes back)",
+                time=_seconds(self.since_ms - now_ms),
+            )))
 
     def _turn_elapsed_at(self, now_ms: int) -> int:
         """Thinking time of the side to move on its current move, at ``now_ms``."""
@@ -179,7 +192,7 @@ class Clock(Frozen):
 
     def remaining_ms(self, side: Colour, now_ms: int) -> int:
         """A side's time left at ``now_ms``, never below 0."""
-        self._check_instant(now_ms, "read the clock")
+        self._check_instant(now_ms, Said.tr("read the clock"))
         return max(0, self._remaining_unclamped(side, now_ms))
 
     def flag_at_ms(self) -> int | None:
@@ -208,29 +221,33 @@ class Clock(Frozen):
 
     # -- transitions ----------------------------------------------------------------
 
-    def _refuse_unless(self, allowed: tuple[ClockStatus, ...], action: str) -> None:
+    def _refuse_unless(self, allowed: tuple[ClockStatus, ...], action: Phrase) -> None:
         if self.status in allowed:
             return
         if self.status is ClockStatus.FLAGGED:
             assert self.flagged is not None
-            why = f"the game is over: {self.flagged.value}'s flag fell"
+            why = _by_side(self.flagged, marked("the game is over: white's flag fell"),
+                           marked("the game is over: black's flag fell"))
         elif self.status is ClockStatus.STOPPED:
-            why = "the game is over: the clock was stopped"
+            why = Said.tr("the game is over: the clock was stopped")
         elif self.status is ClockStatus.NOT_STARTED:
-            why = "the clock has not started"
+            why = Said.tr("the clock has not started")
         elif self.status is ClockStatus.PAUSED:
-            why = "the clock is paused"
+            why = Said.tr("the clock is paused")
         else:
-            why = "the clock is running"
-        raise ClockError(f"cannot {action}: {why}")
+            why = Said.tr("the clock is running")
+        raise ClockError(_cannot(action, why))
 
-    def _refuse_if_flag_fell(self, now_ms: int, action: str) -> None:
+    def _refuse_if_flag_fell(self, now_ms: int, action: Phrase) -> None:
         flag_at = self.flag_at_ms()
         if flag_at is not None and now_ms >= flag_at:
             side = self.to_move
             raise FlagFellError(
-                f"cannot {action}: {side.value}'s flag fell {_seconds(now_ms - flag_at)} ago "
-                "(record the flag)",
+                _cannot(action, _by_side(
+                    side, marked("white's flag fell {time} ago (record the flag)"),
+                    marked("black's flag fell {time} ago (record the flag)"),
+                    time=_seconds(now_ms - flag_at),
+                )),
                 side=side,
                 flag_at_ms=flag_at,
             )
@@ -246,7 +263,7 @@ class Clock(Frozen):
 
     def start(self, now_ms: int) -> Clock:
         """Start the game: White's clock runs from ``now_ms``."""
-        self._refuse_unless((ClockStatus.NOT_STARTED,), "start the clock")
+        self._refuse_unless((ClockStatus.NOT_STARTED,), Said.tr("start the clock"))
         return self.model_copy(
             update={
                 "status": ClockStatus.RUNNING,
@@ -266,14 +283,18 @@ class Clock(Frozen):
         counted time is deducted, the Bronstein refund and the time due for
         ``move_number`` are credited, and the opponent's clock runs.
         """
-        action = f"press {side.value}'s clock after move {move_number}"
+        action = _by_side(side, marked("press white's clock after move {move}"),
+                          marked("press black's clock after move {move}"), move=move_number)
         self._refuse_unless((ClockStatus.RUNNING,), action)
         self._check_instant(now_ms, action)
         if side is not self.to_move:
-            raise ClockError(f"cannot {action}: it is {self.to_move.value}'s turn")
+            raise ClockError(_cannot(action, _by_side(
+                self.to_move, marked("it is white's turn"), marked("it is black's turn"))))
         expected = self.moves_completed(side) + 1
         if move_number != expected:
-            raise ClockError(f"cannot {action}: {side.value}'s next move is move {expected}")
+            raise ClockError(_cannot(action, _by_side(
+                side, marked("white's next move is move {move}"),
+                marked("black's next move is move {move}"), move=expected)))
         self._refuse_if_flag_fell(now_ms, action)
         stage = self._stage_to_move()
         elapsed = self._turn_elapsed_at(now_ms)
@@ -295,15 +316,17 @@ class Clock(Frozen):
 
     def pause(self, now_ms: int) -> Clock:
         """Stop the running clock without ending the turn (no time runs while paused)."""
-        self._refuse_unless((ClockStatus.RUNNING,), "pause the clock")
-        self._check_instant(now_ms, "pause the clock")
-        self._refuse_if_flag_fell(now_ms, "pause the clock")
+        action = Said.tr("pause the clock")
+        self._refuse_unless((ClockStatus.RUNNING,), action)
+        self._check_instant(now_ms, action)
+        self._refuse_if_flag_fell(now_ms, action)
         return self._settled(now_ms, status=ClockStatus.PAUSED)
 
     def resume(self, now_ms: int) -> Clock:
         """Restart the paused side's clock, in the same turn, from ``now_ms``."""
-        self._refuse_unless((ClockStatus.PAUSED,), "resume the clock")
-        self._check_instant(now_ms, "resume the clock")
+        action = Said.tr("resume the clock")
+        self._refuse_unless((ClockStatus.PAUSED,), action)
+        self._check_instant(now_ms, action)
         return self.model_copy(update={"status": ClockStatus.RUNNING, "since_ms": now_ms})
 
     def adjust(self, side: Colour, delta_ms: int, now_ms: int) -> Clock:
@@ -315,22 +338,25 @@ class Clock(Frozen):
         The reason is the service's to log.
         """
         if delta_ms > 0:
-            action = f"give {_seconds(delta_ms)} to {side.value}"
+            action = _by_side(side, marked("give {time} to white"),
+                              marked("give {time} to black"), time=_seconds(delta_ms))
         else:
-            action = f"take {_seconds(-delta_ms)} from {side.value}"
+            action = _by_side(side, marked("take {time} from white"),
+                              marked("take {time} from black"), time=_seconds(-delta_ms))
         self._refuse_unless(
             (ClockStatus.NOT_STARTED, ClockStatus.RUNNING, ClockStatus.PAUSED), action
         )
         self._check_instant(now_ms, action)
         if delta_ms == 0:
-            raise ClockError(f"cannot adjust {side.value}'s clock by 0 s: nothing to change")
+            raise ClockError(_by_side(
+                side, marked("cannot adjust white's clock by 0 s: nothing to change"),
+                marked("cannot adjust black's clock by 0 s: nothing to change")))
         self._refuse_if_flag_fell(now_ms, action)
         left = max(0, self._remaining_unclamped(side, now_ms))
         if left + delta_ms < 0:
-            raise ClockError(
-                f"cannot {action}: {side.value} has {_seconds(left)} left "
-                "(a clock cannot go below 0)"
-            )
+            raise ClockError(_cannot(action, _by_side(
+                side, marked("white has {time} left (a clock cannot go below 0)"),
+                marked("black has {time} left (a clock cannot go below 0)"), time=_seconds(left))))
         update: dict[str, Any] = {_ms(side): self.banked_ms(side) + delta_ms}
         if self.status is ClockStatus.NOT_STARTED:
             return self.model_copy(update=update)
@@ -341,16 +367,17 @@ class Clock(Frozen):
 
         The flagged side's time is 0 and no increment is ever credited to it.
         """
-        self._refuse_unless((ClockStatus.RUNNING,), "record a flag")
-        self._check_instant(now_ms, "record a flag")
+        action = Said.tr("record a flag")
+        self._refuse_unless((ClockStatus.RUNNING,), action)
+        self._check_instant(now_ms, action)
         flag_at = self.flag_at_ms()
         assert flag_at is not None
         side = self.to_move
         if now_ms < flag_at:
-            raise ClockError(
-                f"cannot record {side.value}'s flag: it has "
-                f"{_seconds(self.remaining_ms(side, now_ms))} left"
-            )
+            raise ClockError(_by_side(
+                side, marked("cannot record white's flag: it has {time} left"),
+                marked("cannot record black's flag: it has {time} left"),
+                time=_seconds(self.remaining_ms(side, now_ms))))
         return self.model_copy(
             update={
                 _ms(side): 0,
@@ -364,9 +391,10 @@ class Clock(Frozen):
     def stop(self, now_ms: int) -> Clock:
         """End the game at ``now_ms``: the running side's counted time is deducted
         (no increment, no refund) and no clock runs any more."""
-        self._refuse_unless((ClockStatus.RUNNING, ClockStatus.PAUSED), "stop the clock")
-        self._check_instant(now_ms, "stop the clock")
-        self._refuse_if_flag_fell(now_ms, "stop the clock")
+        action = Said.tr("stop the clock")
+        self._refuse_unless((ClockStatus.RUNNING, ClockStatus.PAUSED), action)
+        self._check_instant(now_ms, action)
+        self._refuse_if_flag_fell(now_ms, action)
         side = self.to_move
         return self.model_copy(
             update={
