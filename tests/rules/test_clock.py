@@ -644,3 +644,19 @@ def test_properties_of_whole_games(
         assert counted[W] + counted[B] + delay_windows == t.now - start - paused_total
         _check_flag_instant(clock)
     event("no flag")
+
+
+def test_a_clocks_refusal_is_said_in_the_language_of_the_door_that_shows_it() -> None:
+    """The refusal is kept as messages when raised and said where it is shown: English
+    as ever in its reason (what is logged and what the command line prints), in the
+    reader's language at a door that speaks another."""
+    from playoff_formats.speech import PSEUDO, speaking
+
+    clock = Clock.new(RAPID_25_5).start(0)
+    with pytest.raises(ClockError) as refused:
+        clock.press(Colour.BLACK, 1, 1_000)
+    assert refused.value.reason == "cannot press black's clock after move 1: it is white's turn"
+    with speaking(PSEUDO):
+        said = refused.value.words({})
+    assert said.startswith("[ç") and "[îţ îš ŵĥîţé'š ţûŕñ" in said
+    assert refused.value.words({}) == refused.value.reason
