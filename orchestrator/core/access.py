@@ -35,8 +35,8 @@ from orchestrator.core.auth import (
 )
 from orchestrator.core.errors import Conflict, Forbidden, TooManyRequests, Unauthorized
 from orchestrator.core.state import EventState, PlayoffState
+from playoff_formats.phrase import Phrase, Player, Said, phrase
 from playoff_formats.speech import marked
-from playoff_formats.tiebreaks.words import join
 
 __all__ = [
     "HALL_KEY_MADE",
@@ -49,6 +49,7 @@ __all__ = [
     "TokenIndex",
     "board_key_label",
     "display_key_request",
+    "hall_screen_refusal",
     "not_for_a_hall_screen",
     "not_this_keys",
 ]
@@ -148,28 +149,57 @@ class KeyScope:
     playoffs: tuple[PlayoffKnownAs, ...] = ()
 
 
-def not_this_keys(scope: KeyScope, asked: str, kind: str) -> str:
+_NOT_THIS = {
+    ("event", 0): marked(
+        "this key is for {name} (event {event}), not for event {asked}: it has no play-off "
+        "yet"),
+    ("event", 1): marked(
+        "this key is for {name} (event {event}), not for event {asked}: its play-off is "
+        "{playoffs}"),
+    ("event", 2): marked(
+        "this key is for {name} (event {event}), not for event {asked}: its play-offs are "
+        "{playoffs}"),
+    ("play-off", 0): marked(
+        "this key is for {name} (event {event}), not for play-off {asked}: it has no "
+        "play-off yet"),
+    ("play-off", 1): marked(
+        "this key is for {name} (event {event}), not for play-off {asked}: its play-off is "
+        "{playoffs}"),
+    ("play-off", 2): marked(
+        "this key is for {name} (event {event}), not for play-off {asked}: its play-offs "
+        "are {playoffs}"),
+}
+
+
+def not_this_keys(scope: KeyScope, asked: str, kind: str) -> Phrase:
     """Why a valid token does not open the ``kind`` ("event" or "play-off") ``asked``:
     what it opens instead. The same words whatever ``asked`` is, an id of another
     event or one that does not exist."""
-    opens = (
-        f"this key is for {scope.event_name} (event {scope.event_id}), "
-        f"not for {kind} {asked[:64]!r}"
-    )
     described = [_known_as(p) for p in scope.playoffs]
-    if not described:
-        return f"{opens}: it has no play-off yet"
-    if len(described) == 1:
-        return f"{opens}: its play-off is {described[0]}"
-    return f"{opens}: its play-offs are {join(described)}"
+    return Said.tr(
+        _NOT_THIS[kind, min(len(described), 2)], name=scope.event_name,
+        event=scope.event_id, asked=repr(asked[:64]), playoffs=_listed(described),
+    )
 
 
-def _known_as(playoff: PlayoffKnownAs) -> str:
+def _listed(items: list[str | Phrase]) -> str | Phrase:
+    """``A``; ``A and B``; ``A, B and C``, said when shown."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    head: list[str | Player | Phrase] = []
+    for i, item in enumerate(items[:-1]):
+        head.extend(([", "] if i else []) + [item])
+    return Said.tr("{first} and {last}", first=phrase(*head), last=items[-1])
+
+
+def _known_as(playoff: PlayoffKnownAs) -> str | Phrase:
     if not playoff.players:
         return playoff.id
     if playoff.extra_boards:
-        return f"{playoff.id} (extra boards, {' v '.join(playoff.players)})"
-    return f"{playoff.id} ({join(playoff.players)})"
+        return Said.tr("{playoff} (extra boards, {players})", playoff=playoff.id,
+                       players=" v ".join(playoff.players))
+    return Said.tr("{playoff} ({players})", playoff=playoff.id,
+                   players=_listed(list(playoff.players)))
 
 
 HALL_KEY_TITLE = marked("Hall display key")
@@ -191,7 +221,16 @@ def display_key_request(event_id: str) -> dict[str, object]:
 
 
 def not_for_a_hall_screen(role: Role, event_id: str, playoff_id: str | None = None) -> str | None:
-    """Why a key of ``role`` must not open a hall screen (None: it may).
+    """Why a key of ``role`` must not open a hall screen (None: it may), in the
+    language in force (:func:`hall_screen_refusal`)."""
+    refusal = hall_screen_refusal(role, event_id, playoff_id)
+    return refusal.text({}) if refusal is not None else None
+
+
+def hall_screen_refusal(
+    role: Role, event_id: str, playoff_id: str | None = None
+) -> Phrase | None:
+    """Why a key of ``role`` must not open a hall screen (None: it may), said when shown.
 
     A hall screen's address holds its key and is seen by everyone in the hall: a
     token that can send commands (an arbiter's, the chief arbiter's) would be
@@ -199,14 +238,21 @@ def not_for_a_hall_screen(role: Role, event_id: str, playoff_id: str | None = No
     says how to make one."""
     if not role.may(Action.COMMAND):
         return None
-    whose = "the chief arbiter's token" if role is Role.CHIEF else "an arbiter's token"
-    page = f"/display/{playoff_id}" if playoff_id else f"/display/events/{event_id}"
-    return (
-        f"this key can send commands ({whose}): a hall screen shows its address to "
-        "everyone, so it takes a display key, which only shows. The chief arbiter makes "
-        f"one in the arbiter console (\"{HALL_KEY_TITLE}\"), or with POST "
-        f"/api/events/{event_id}/tokens and the body {{\"role\": \"display\"}}; then open "
-        f"{page}#key= followed by that key"
+    message = marked(
+        "this key can send commands (the chief arbiter's token): a hall screen shows its "
+        "address to everyone, so it takes a display key, which only shows. The chief arbiter "
+        "makes one in the arbiter console (\"{panel}\"), or with POST {path} and the body "
+        "{body}; then open {page}#key= followed by that key"
+    ) if role is Role.CHIEF else marked(
+        "this key can send commands (an arbiter's token): a hall screen shows its address to "
+        "everyone, so it takes a display key, which only shows. The chief arbiter makes one "
+        "in the arbiter console (\"{panel}\"), or with POST {path} and the body {body}; then "
+        "open {page}#key= followed by that key"
+    )
+    return Said.tr(
+        message, panel=Said.tr(HALL_KEY_TITLE), path=f"/api/events/{event_id}/tokens",
+        body='{"role": "display"}',
+        page=f"/display/{playoff_id}" if playoff_id else f"/display/events/{event_id}",
     )
 
 
@@ -217,15 +263,19 @@ def board_key_label(
     """The label of a board key for ``match`` of ``playoff``; refused (409) unless
     that is a match played in a chess play-off of ``event``."""
     if playoff is None or match is None:
-        raise Conflict("a board key is for one match: say its play-off and its match")
+        raise Conflict(Said.tr("a board key is for one match: say its play-off and its match"))
     if playoff not in event.playoffs:
-        raise Conflict(f"play-off {playoff[:64]!r} is not one of this event's")
+        raise Conflict(Said.tr("play-off {playoff} is not one of this event's",
+                               playoff=repr(playoff[:64])))
     state = playoff_state(playoff)
     if state.playoff is None:
-        raise Conflict("bridge extra boards have no board clocks: they are not chess games")
+        raise Conflict(
+            Said.tr("bridge extra boards have no board clocks: they are not chess games")
+        )
     found = next((m for m in state.chess.matches if m.id == match and not m.bye), None)
     if found is None:
         played = ", ".join(str(m.id) for m in state.chess.matches if not m.bye)
-        raise Conflict(f"play-off {playoff} has no match {match} to play: its matches "
-                       f"are {played}")
+        raise Conflict(Said.tr("play-off {playoff} has no match {match} to play: its "
+                               "matches are {played}", playoff=playoff, match=match,
+                               played=played))
     return f"board of match {match}"

@@ -13,31 +13,72 @@ from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.state import EventState
 from orchestrator.core.words import validation_words
 from playoff_formats.errors import PlayoffError
-from playoff_formats.phrase import Said
-from playoff_formats.speech import ENGLISH, speaking, tr
+from playoff_formats.phrase import Phrase, Said, phrase
+from playoff_formats.speech import ENGLISH, marked, speaking, tr
 
 __all__ = [
-    "CHANGES_NOTHING", "MAX_LISTED", "diagnosis", "not_final", "reason", "refusal_of",
-    "unfollowable",
+    "APPLY_TOO_OFTEN", "BOARD_KEYS_ONLY", "CHANGES_NOTHING", "DO_TOO_OFTEN", "MAX_LISTED",
+    "ONE_CHIEF_TOKEN", "UPLOAD_NOT_STORED", "already_has_playoff", "diagnosis", "no_such",
+    "not_built", "not_final", "not_final_words", "reason", "refusal_of", "unfollowable",
 ]
 
 
 def not_final(state: EventState) -> str:
-    """Why an event with pending games has no final standings yet, in words."""
-    games = "; ".join(
-        f"round {p.round}: {p.white}-{p.black}" for p in state.pending[:MAX_LISTED]
-    )
+    """Why an event with pending games has no final standings yet, in the language in
+    force (:func:`not_final_words`)."""
+    return not_final_words(state).text({})
+
+
+def not_final_words(state: EventState) -> Phrase:
+    """Why an event with pending games has no final standings yet, said when shown."""
+    listed: list[str | Phrase] = []
+    for i, p in enumerate(state.pending[:MAX_LISTED]):
+        listed.extend(
+            (["; "] if i else [])
+            + [Said.tr("round {round}: {white}-{black}", round=p.round, white=p.white,
+                       black=p.black)]
+        )
     more = len(state.pending) - MAX_LISTED
     if more > 0:
-        games += f"; and {more} more"
-    count = len(state.pending)
-    return (
-        f"the standings are not final: {count} game{'s' if count != 1 else ''} of the event "
-        f"{'have' if count != 1 else 'has'} no result yet ({games}). Record "
-        f"{'their results' if count != 1 else 'its result'} first "
-        f"(POST /api/events/{state.id}/results); the play-off watch (GET "
-        f"/api/events/{state.id}/foresight) shows what they can lead to"
+        listed.extend(["; ", Said.ntr("and {n} more", "and {n} more", more)])
+    return Said.ntr(
+        "the standings are not final: {n} game of the event has no result yet ({games}). "
+        "Record its result first (POST /api/events/{event}/results); the play-off watch "
+        "(GET /api/events/{event}/foresight) shows what they can lead to",
+        "the standings are not final: {n} games of the event have no result yet ({games}). "
+        "Record their results first (POST /api/events/{event}/results); the play-off watch "
+        "(GET /api/events/{event}/foresight) shows what they can lead to",
+        len(state.pending), games=phrase(*listed), event=state.id,
     )
+
+
+def no_such(what: str, id_: str) -> Phrase:
+    """404: the log has no event (``what``: "event") or play-off of this id."""
+    message = marked("no play-off {id}") if what == "play-off" else marked("no event {id}")
+    return Said.tr(message, id=repr(id_))
+
+
+def already_has_playoff(event_id: str, playoff_id: str) -> Phrase:
+    return Said.tr("event {event} already has its play-off {playoff}",
+                   event=repr(event_id), playoff=repr(playoff_id))
+
+
+def not_built(exc: Exception) -> Conflict:
+    """A play-off that cannot be built as asked (``exc`` says why)."""
+    if isinstance(exc, PlayoffError) and exc.phrase is not None:
+        return Conflict(exc.phrase)
+    return Conflict(reason(exc))
+
+
+APPLY_TOO_OFTEN = Said.tr("the event changes too often to apply this now: send it again")
+DO_TOO_OFTEN = Said.tr("the event changes too often to do this now: send it again")
+"""A command on an event refused after other workers changed it each time it was tried."""
+UPLOAD_NOT_STORED = Said.tr("this upload could not be stored: send it again with a new key")
+ONE_CHIEF_TOKEN = Said.tr("there is one chief arbiter's token per event")
+BOARD_KEYS_ONLY = Said.tr(
+    "only a board key is for one match: an arbiter's token or a display key opens the "
+    "whole event"
+)
 
 
 MAX_LISTED = 8

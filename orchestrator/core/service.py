@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from orchestrator.core import schedule, snapshots
+from orchestrator.core import reasons, schedule, snapshots
 from orchestrator.core.access import (
     KeyScope,
     PlayoffKnownAs,
@@ -65,7 +65,6 @@ from orchestrator.core.events import (
 from orchestrator.core.reasons import (
     CHANGES_NOTHING,
     diagnosis,
-    not_final,
     reason,
     refusal_of,
     unfollowable,
@@ -106,6 +105,7 @@ from playoff_formats.foresight import (
     PendingGame,
 )
 from playoff_formats.model import Event
+from playoff_formats.phrase import Phrase
 from playoff_formats.regulations import get_regulation, playoff_format, regulation_time_zone
 from playoff_formats.schedule import Plan, PlanError
 from playoff_formats.schedule.reasons import ProblemKind
@@ -314,7 +314,7 @@ class Service:
             return kind.states[id_]
         except KeyError:
             self._unavailable(kind.stream(id_))
-            raise NotFound(f"no {kind.what} {id_!r}") from None
+            raise NotFound(reasons.no_such(kind.what, id_)) from None
 
     def _unavailable(self, stream: str) -> None:
         reason = self.quarantined.get(stream)
@@ -514,7 +514,7 @@ class Service:
         return Committed(decided.after, tuple(stored), decided)
 
     async def _retrying(
-        self, attempt: Callable[[], Awaitable[R]], too_often: str | None, *,
+        self, attempt: Callable[[], Awaitable[R]], too_often: Phrase | None, *,
         reads_refused: bool = True,
     ) -> R:
         """``attempt``, decided again after folding what another worker sharing the log
@@ -584,7 +584,7 @@ class Service:
             lambda: self._commit(
                 self.event_streams, event_id, CHIEF, decide, logging=logging, new=True
             ),
-            "this upload could not be stored: send it again with a new key",
+            reasons.UPLOAD_NOT_STORED,
             reads_refused=False,
         )
         if committed.decided is None:
@@ -629,7 +629,7 @@ class Service:
             lambda: self._commit(
                 self.event_streams, event_id, who, decide, logging=logging_of(key, who)
             ),
-            "the event changes too often to apply this now: send it again",
+            reasons.APPLY_TOO_OFTEN,
         )
         assert committed.state is not None
         return committed.state
@@ -643,14 +643,13 @@ class Service:
         ``key``); a board key is for one ``match`` of one ``playoff``. ``language``: the
         one its screens open in."""
         if role is Role.CHIEF:
-            raise Conflict("there is one chief arbiter's token per event")
+            raise Conflict(reasons.ONE_CHIEF_TOKEN)
         if role is Role.BOARD:
             # Its match, or 409.
             scoped = board_key_label(self.event(event_id), playoff, match, self.playoff)
             label = label or scoped
         elif playoff is not None or match is not None:
-            raise Conflict("only a board key is for one match: an arbiter's token or a "
-                           "display key opens the whole event")
+            raise Conflict(reasons.BOARD_KEYS_ONLY)
         who = as_actor(actor)
         logging = logging_of(key, who)
         tokens: list[str] = []
@@ -671,7 +670,7 @@ class Service:
 
         committed = await self._retrying(
             lambda: self._commit(self.event_streams, event_id, who, decide, logging=logging),
-            "the event changes too often to do this now: send it again",
+            reasons.DO_TOO_OFTEN,
             reads_refused=False,
         )
         if committed.decided is None:
@@ -709,11 +708,9 @@ class Service:
             # Checked under the event's lock, in the transaction's light: one play-off
             # per event, however many ask at once.
             if state.playoffs:
-                raise Conflict(
-                    f"event {event_id!r} already has its play-off {state.playoffs[0]!r}"
-                )
+                raise Conflict(reasons.already_has_playoff(event_id, state.playoffs[0]))
             if state.pending:  # a result may have been undone meanwhile: never stale
-                raise Conflict(not_final(state))
+                raise Conflict(reasons.not_final_words(state))
             return playoff_created(
                 self._ids(), event_id, state.event, standings, options, self.time.now(),
                 self._seeds, self.utc_offset, playoff_format(regulation, standings),
@@ -776,7 +773,7 @@ class Service:
                 state = apply_playoff(None, created, stamp)
                 schedule.plan(state, now)
             except (PlayoffError, ValueError) as exc:
-                raise Conflict(reason(exc)) from None
+                raise reasons.not_built(exc) from None
             linked = PlayoffLinked(playoff_id=state.id)
             linked_state = apply_event(event_state, linked, Stamp(event_state.seq + 1, now, who))
             return Decided(
@@ -789,7 +786,7 @@ class Service:
             lambda: self._commit(
                 self.event_streams, event_id, actor, decide, logging=logging_of(key, actor)
             ),
-            "the event changes too often to do this now: send it again",
+            reasons.DO_TOO_OFTEN,
         )
         if committed.decided is None:  # the same creation sent again: the same answer
             playoff_id = str(committed.stored[0].data["playoff_id"])

@@ -17,7 +17,7 @@ from playoff_formats.formats import LOGGED_BEFORE_FORMATS
 from playoff_formats.formats.gct2015 import gct_match_format
 from playoff_formats.formats.model import GameKind, MatchFormat, PlayoffFormat
 from playoff_formats.model import Frozen, Result
-from playoff_formats.phrase import Phrase
+from playoff_formats.phrase import Phrase, Said
 from playoff_formats.playoff.decision import MatchDecision
 from playoff_formats.timecontrol import TimeControl
 
@@ -154,7 +154,8 @@ class Match(Frozen):
             return self.format
         if self.time_control is None:
             raise TransitionError(
-                f"match {self.id} is a bye: it has no games", match_id=self.id
+                Said.tr("match {match} is a bye: it has no games", match=self.id),
+                match_id=self.id,
             )
         return _logged_before_formats(self.time_control, self.decider)
 
@@ -271,7 +272,8 @@ class Playoff(Frozen):
         for m in self.matches:
             if m.id == match_id:
                 return m
-        raise TransitionError(f"there is no match {match_id}", match_id=match_id)
+        raise TransitionError(Said.tr("there is no match {match}", match=match_id),
+                              match_id=match_id)
 
     def games_of(self, match_id: int) -> tuple[Game, ...]:
         return tuple(sorted((g for g in self.games if g.match == match_id), key=game_number))

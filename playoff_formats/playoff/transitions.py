@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from playoff_formats.errors import PlayoffError
 from playoff_formats.formats.model import PlayoffFormat
 from playoff_formats.model import Result
-from playoff_formats.phrase import phrase
+from playoff_formats.phrase import Player, Said
 from playoff_formats.playoff.derivation import settle
 from playoff_formats.playoff.model import (
     Game,
@@ -77,7 +77,7 @@ def new_playoff(
             format=format,
         )
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        raise PlayoffError(f"invalid play-off: {exc}") from exc
+        raise PlayoffError(Said.tr("invalid play-off: {why}", why=str(exc))) from exc
     return settle(playoff)
 
 
@@ -110,17 +110,16 @@ def set_stage_colours(
         place is None or not place.first or stage is None or not stage.colours.drawn
     ):
         raise TransitionError(
-            f"the colours of game {game} of match {match_id} are not drawn by lots: "
-            + drawn_games(rules),
+            Said.tr("the colours of game {game} of match {match} are not drawn by lots: {why}",
+                    game=game, match=match_id, why=drawn_games(rules)),
             match_id=match_id,
         )
-    what = f"game {game}"
-    check_pair(match, white, black, what)
+    check_pair(match, white, black, Said.tr("game {number}", number=game))
     existing = playoff.game(match_id, game)
     if existing is None:
         raise TransitionError(
-            phrase(f"match {match_id} has no game {game} yet: ",
-                   why_no_game(playoff, match, game)),
+            Said.tr("match {match} has no game {game} yet: {why}", match=match_id, game=game,
+                    why=why_no_game(playoff, match, game)),
             match_id=match_id,
         )
     numbers = (
@@ -129,12 +128,19 @@ def set_stage_colours(
     )
     games = playoff.games_of(match_id)
     if any(g.result is not None for g in games if g.number in numbers):
-        where = "" if game == 1 else f" in {stage.name if stage is not None else 'the decider'}"
-        raise TransitionError(
-            f"match {match_id} has a regular game result{where}: the colours of game {game} "
-            "can no longer change (correct the result instead)",
-            match_id=match_id,
-        )
+        if game == 1:
+            played = Said.tr("match {match} has a regular game result: the colours of game "
+                             "{game} can no longer change (correct the result instead)",
+                             match=match_id, game=game)
+        elif stage is not None:
+            played = Said.tr("match {match} has a regular game result in {stage}: the colours "
+                             "of game {game} can no longer change (correct the result instead)",
+                             match=match_id, stage=stage.name, game=game)
+        else:
+            played = Said.tr("match {match} has a regular game result in the decider: the "
+                             "colours of game {game} can no longer change (correct the result "
+                             "instead)", match=match_id, game=game)
+        raise TransitionError(played, match_id=match_id)
     updated = []
     for g in games:
         if g.number in numbers:
@@ -159,22 +165,24 @@ def choose_decider_colours(playoff: Playoff, match_id: int, white: str, black: s
     game = playoff.game(match_id, rules.decider_number)
     if game is None or not game.kind.decider:
         raise TransitionError(
-            phrase(f"match {match_id} has no {name} game: ", why_no_decider(playoff, match)),
+            Said.tr("match {match} has no {name} game: {why}", match=match_id, name=name,
+                    why=why_no_decider(playoff, match)),
             match_id=match_id,
         )
     decider = rules.decider
     if decider is not None and not decider.tossed:
         raise TransitionError(
-            f"the colours of the {name} game of match {match_id} are drawn by lots, not chosen "
-            "after a coin toss",
+            Said.tr("the colours of the {name} game of match {match} are drawn by lots, not "
+                    "chosen after a coin toss", name=name, match=match_id),
             match_id=match_id,
         )
     if game.result is not None:
         raise TransitionError(
-            f"the {name} game of match {match_id} has been played: its colours cannot change",
+            Said.tr("the {name} game of match {match} has been played: its colours cannot "
+                    "change", name=name, match=match_id),
             match_id=match_id,
         )
-    check_pair(match, white, black, f"the {name} game")
+    check_pair(match, white, black, Said.tr("the {name} game", name=name))
     updated = [
         g.model_copy(update={"white": white, "black": black}) if g.number == game.number else g
         for g in playoff.games_of(match_id)
@@ -189,13 +197,16 @@ def decide_by_lot(playoff: Playoff, match_id: int, winner: str) -> Playoff:
     rules = match.rules
     if rules.decider is None or not rules.decider.by_lot:
         raise TransitionError(
-            f"match {match_id} is not decided by lot: its decider is "
-            f"{decider_name(rules) if rules.decider is not None else 'none'}",
+            Said.tr("match {match} is not decided by lot: its decider is {name}",
+                    match=match_id, name=rules.decider.name) if rules.decider is not None
+            else Said.tr("match {match} is not decided by lot: its decider is none",
+                         match=match_id),
             match_id=match_id,
         )
     if match.decision is not None:
         raise TransitionError(
-            phrase(f"match {match_id} is already decided (", match.decision.words, ")"),
+            Said.tr("match {match} is already decided ({decision})", match=match_id,
+                    decision=match.decision.words),
             match_id=match_id,
         )
     games = playoff.games_of(match_id)
@@ -203,12 +214,15 @@ def decide_by_lot(playoff: Playoff, match_id: int, winner: str) -> Playoff:
         g.result is None for g in games
     ):
         raise TransitionError(
-            f"match {match_id} is not level after all its games yet: no lot decides it now",
+            Said.tr("match {match} is not level after all its games yet: no lot decides it "
+                    "now", match=match_id),
             match_id=match_id,
         )
     if winner not in match.players:
         raise TransitionError(
-            f"{winner} does not play in match {match_id}", match_id=match_id
+            Said.tr("{player} does not play in match {match}", player=Player(winner),
+                    match=match_id),
+            match_id=match_id,
         )
     return settle(_replace_match(playoff, match.model_copy(update={"lot_winner": winner})))
 
@@ -218,14 +232,15 @@ def start_match(playoff: Playoff, match_id: int) -> Playoff:
     match = playable(playoff, match_id)
     if match.status is not MatchStatus.READY:
         raise TransitionError(
-            phrase(f"match {match_id} cannot start: ", status_reason(playoff, match)),
+            Said.tr("match {match} cannot start: {why}", match=match_id,
+                    why=status_reason(playoff, match)),
             match_id=match_id,
         )
     first = playoff.game(match_id, 1)
     if first is None or first.white is None:
         raise TransitionError(
-            f"match {match_id} cannot start: lots for the colours of game 1 have not been "
-            "drawn (set_game_one_colours)",
+            Said.tr("match {match} cannot start: lots for the colours of game 1 have not "
+                    "been drawn (set_game_one_colours)", match=match_id),
             match_id=match_id,
         )
     return settle(_replace_match(playoff, match.model_copy(update={"started": True})))
@@ -244,28 +259,31 @@ def record_result(playoff: Playoff, match_id: int, game_number: int, result: Res
             existing = playoff.game(match_id, game_number)
             if existing is not None and existing.result is not None:
                 raise TransitionError(
-                    f"game {game_number} of match {match_id} already has a result "
-                    f"({existing.result}); use a correction to change it",
+                    Said.tr("game {game} of match {match} already has a result ({result}); use "
+                            "a correction to change it", game=game_number, match=match_id,
+                            result=existing.result),
                     match_id=match_id,
                 )
         raise TransitionError(
-            phrase(f"no result can be recorded for match {match_id}: ",
-                   status_reason(playoff, match)),
+            Said.tr("no result can be recorded for match {match}: {why}", match=match_id,
+                    why=status_reason(playoff, match)),
             match_id=match_id,
         )
     game = existing_game(playoff, match, game_number)
     if game.result is not None:
         raise TransitionError(
-            f"game {game_number} of match {match_id} already has a result ({game.result}); "
-            "use a correction to change it",
+            Said.tr("game {game} of match {match} already has a result ({result}); use a "
+                    "correction to change it", game=game_number, match=match_id,
+                    result=game.result),
             match_id=match_id,
         )
     if game_number > 1:
         previous = playoff.game(match_id, game_number - 1)
         if previous is None or previous.result is None:
             raise TransitionError(
-                f"game {game_number} of match {match_id} cannot be recorded before game "
-                f"{game_number - 1}",
+                Said.tr("game {game} of match {match} cannot be recorded before game "
+                        "{previous}", game=game_number, match=match_id,
+                        previous=game_number - 1),
                 match_id=match_id,
             )
     check_colours_set(playoff, match, game)
@@ -296,12 +314,14 @@ def correct_result(playoff: Playoff, match_id: int, game_number: int, result: Re
     game = playoff.game(match_id, game_number)
     if game is None:
         raise TransitionError(
-            f"match {match_id} has no game {game_number} to correct", match_id=match_id
+            Said.tr("match {match} has no game {game} to correct", match=match_id,
+                    game=game_number),
+            match_id=match_id,
         )
     if game.result is None:
         raise TransitionError(
-            f"game {game_number} of match {match_id} has no result yet: record it instead of "
-            "correcting it",
+            Said.tr("game {game} of match {match} has no result yet: record it instead of "
+                    "correcting it", game=game_number, match=match_id),
             match_id=match_id,
         )
     check_decider_result(game, result)
