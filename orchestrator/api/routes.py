@@ -66,7 +66,7 @@ from orchestrator.api.problems import (
     _text,
     error_responses,
 )
-from orchestrator.core.access import not_for_a_hall_screen
+from orchestrator.core.access import hall_screen_refusal
 from orchestrator.core.auth import Action, Actor, Role
 from orchestrator.core.commands import (
     Command,
@@ -161,7 +161,7 @@ def _hall_screen(
 ) -> None:
     """403 for a hall screen opened with a token that can send commands."""
     if screen == "hall":
-        refusal = not_for_a_hall_screen(role, event_id, playoff_id)
+        refusal = hall_screen_refusal(role, event_id, playoff_id)
         if refusal is not None:
             raise Forbidden(refusal)
 

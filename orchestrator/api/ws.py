@@ -222,7 +222,10 @@ class PlayoffSocket:
                 await _refuse_hello(send, 4401, BAD_TOKEN)
             return
         if hello.get("screen") == "hall":
-            refusal = not_for_a_hall_screen(record.role, state.event_id, playoff_id)
+            # Said in the screen's language: the one it asks for, else its key's.
+            spoken = language_code(str(hello.get("language") or "")) or record.language
+            with speaking(hub.catalogs.language(spoken)):
+                refusal = not_for_a_hall_screen(record.role, state.event_id, playoff_id)
             if refusal is not None:  # a token that commands, in a public screen's address
                 await _refuse_hello(send, HALL_SCREEN_CODE, refusal)
                 return

@@ -9,7 +9,7 @@ from typing import Any
 
 from orchestrator.core.computations import Computations
 from orchestrator.core.errors import Conflict
-from orchestrator.core.reasons import not_final, reason
+from orchestrator.core.reasons import not_final_words, reason
 from orchestrator.core.state import EventState
 from playoff_formats.errors import PlayoffError
 from playoff_formats.foresight import (
@@ -49,7 +49,7 @@ class Watch:
         results); 409 while a game is pending: they are not final."""
         event_id = state.id
         if state.pending:
-            raise Conflict(not_final(state))
+            raise Conflict(not_final_words(state))
         cached = self._standings.get(event_id)
         if cached is None or cached[0] is not state.event:
             event = state.event
