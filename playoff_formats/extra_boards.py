@@ -18,10 +18,14 @@ from pydantic import Field
 from playoff_formats.builders.stanzas import StanzaOutcome, StanzaPlan, stanza_outcome
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Frozen
-from playoff_formats.phrase import Player, phrase
+from playoff_formats.phrase import Phrase, Player, Said
 from playoff_formats.scoring import imps
 
 Table = Literal[1, 2]
+
+
+def _not_a_score(ns_score: int) -> Phrase:
+    return Said.tr("{score} is not a bridge score (a multiple of 10)", score=ns_score)
 
 
 class TableScore(Frozen):
@@ -61,19 +65,23 @@ class ExtraBoards(Frozen):
     def record(self, stanza: int, board: int, table: Table, ns_score: int) -> ExtraBoards:
         """One score entered; refused if the contest is over, or the board is not in play."""
         if self.winner is not None:
-            raise PlayoffError(phrase("the extra boards are over: ", Player(self.winner), " won"))
+            raise PlayoffError(Said.tr("the extra boards are over: {team} won",
+                                       team=Player(self.winner)))
         if stanza != self.current:
-            raise PlayoffError(f"stanza {self.current} is being played, not stanza {stanza}")
+            raise PlayoffError(Said.tr("stanza {current} is being played, not stanza {stanza}",
+                                       current=self.current, stanza=stanza))
         if not 1 <= board <= self.stanzas[stanza - 1]:
-            raise PlayoffError(
-                f"stanza {stanza} has boards 1-{self.stanzas[stanza - 1]}, not board {board}"
-            )
+            raise PlayoffError(Said.tr(
+                "stanza {stanza} has boards 1-{boards}, not board {board}",
+                stanza=stanza, boards=self.stanzas[stanza - 1], board=board,
+            ))
         if ns_score % 10:
-            raise PlayoffError(f"{ns_score} is not a bridge score (a multiple of 10)")
+            raise PlayoffError(_not_a_score(ns_score))
         if self.score_of(stanza, board, table) is not None:
-            raise PlayoffError(
-                f"stanza {stanza}, board {board}, table {table} already has its score"
-            )
+            raise PlayoffError(Said.tr(
+                "stanza {stanza}, board {board}, table {table} already has its score",
+                stanza=stanza, board=board, table=table,
+            ))
         entry = TableScore(stanza=stanza, board=board, table=table, ns_score=ns_score)
         return self.model_copy(update={"scores": (*self.scores, entry)})
 
@@ -89,17 +97,18 @@ class ExtraBoards(Frozen):
         """
         previous = self.score_of(stanza, board, table)
         if previous is None:
-            raise PlayoffError(
-                f"stanza {stanza}, board {board}, table {table} has no score yet: enter it "
-                "instead of correcting it"
-            )
+            raise PlayoffError(Said.tr(
+                "stanza {stanza}, board {board}, table {table} has no score yet: enter it "
+                "instead of correcting it",
+                stanza=stanza, board=board, table=table,
+            ))
         if ns_score % 10:
-            raise PlayoffError(f"{ns_score} is not a bridge score (a multiple of 10)")
+            raise PlayoffError(_not_a_score(ns_score))
         if ns_score == previous:
-            raise PlayoffError(
-                f"stanza {stanza}, board {board}, table {table} already has the score "
-                f"{ns_score}"
-            )
+            raise PlayoffError(Said.tr(
+                "stanza {stanza}, board {board}, table {table} already has the score {score}",
+                stanza=stanza, board=board, table=table, score=ns_score,
+            ))
         scores = [
             s.model_copy(update={"ns_score": ns_score})
             if (s.stanza, s.board, s.table) == (stanza, board, table) else s
@@ -163,7 +172,7 @@ class ExtraBoards(Frozen):
         """Apply the outcome of a complete stanza: a winner, or the next stanza opened."""
         result = self.outcome()
         if result is None:
-            raise PlayoffError(f"stanza {self.current} is not complete")
+            raise PlayoffError(Said.tr("stanza {stanza} is not complete", stanza=self.current))
         if result.decided:
             return self.model_copy(
                 update={"winner": self.home if result.winner == "home" else self.away}

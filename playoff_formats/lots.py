@@ -16,6 +16,7 @@ from pydantic import Field, model_validator
 
 from playoff_formats.errors import InputError, PlayoffError
 from playoff_formats.model import Frozen
+from playoff_formats.phrase import Said
 
 __all__ = [
     "MIN_SEED_BYTES",
@@ -509,9 +510,9 @@ def reveal(
     """The announced draw with its seed and outcome. Refuses a seed that does not
     match the commitment."""
     if announced.revealed:
-        raise PlayoffError("this draw is already revealed")
+        raise PlayoffError(Said.tr("this draw is already revealed"))
     if commit(seed) != announced.commitment:
-        raise PlayoffError("the seed does not match the published commitment")
+        raise PlayoffError(Said.tr("the seed does not match the published commitment"))
     outcome = outcome_of(
         seed,
         announced.kind,

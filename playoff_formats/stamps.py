@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from playoff_formats.errors import PlayoffError
+from playoff_formats.phrase import Said
 from playoff_formats.timecontrol import TimeControl
 from playoff_formats.words import seconds
 
@@ -89,11 +90,14 @@ class OutageTooLong(PlayoffError):
 
     def __init__(self, stamp_ms: int, now_ms: int, allowance_ms: int) -> None:
         self.stamp_ms, self.now_ms, self.allowance_ms = stamp_ms, now_ms, allowance_ms
-        super().__init__(
-            f"this press was held {_tenths(now_ms - stamp_ms)} by the board, past the "
-            f"{seconds(allowance_ms)} a board may be offline: the arbiter was called to "
-            "set the clocks"
-        )
+        held = format(round((now_ms - stamp_ms) / 1000, 1), "g")
+        allowed = format(abs(allowance_ms) / 1000, "g")
+        super().__init__(Said.tr(
+            "this press was held {held} by the board, past the {allowance} a board may be "
+            "offline: the arbiter was called to set the clocks",
+            held=Said.tr("{seconds} s", seconds=held),
+            allowance=Said.tr("{seconds} s", seconds=allowed),
+        ))
 
 
 def stamped_instant(

@@ -22,9 +22,10 @@ from pydantic import (
 
 from playoff_formats.errors import PlayoffError
 from playoff_formats.model import Frozen, TimeZoneName
+from playoff_formats.phrase import Phrase, Player, Said
 from playoff_formats.schedule.overrides import Overrides, TimeControlChange
-from playoff_formats.schedule.reasons import Problem
-from playoff_formats.schedule.words import problem as problem_words
+from playoff_formats.schedule.reasons import Problem, ProblemKind
+from playoff_formats.speech import marked
 from playoff_formats.zones import fixed_zone, zone_of
 
 __all__ = [
@@ -58,7 +59,96 @@ class PlanError(PlayoffError):
 
     def __init__(self, problem: Problem, names: Mapping[str, str] | None = None) -> None:
         self.problem = problem
-        super().__init__(problem_words(problem, names or {}))
+        super().__init__(refusal(problem, names or {}))
+
+
+def _listed(who: tuple[Player, ...], names: Mapping[str, str]) -> Phrase:
+    """The players, each by the name given (a player not named here is named by the
+    door that shows the refusal, else by id), "A, B and C" in the language in force."""
+    items: list[str | Player] = [names.get(p.id, p) for p in who]
+    if len(items) <= 1:
+        return Phrase(tuple(items))
+    first: list[str | Player] = []
+    for item in items[:-1]:
+        first.extend((", ", item) if first else (item,))
+    return Said.tr("{first} and {last}", first=Phrase(tuple(first)), last=items[-1])
+
+
+def _unit(
+    match: int, number: int, stanza: bool, game: str, of_stanza: str, /, **params: Any
+) -> Phrase:
+    """One of two whole messages, as the unit is a game or a stanza."""
+    return Said.tr(of_stanza if stanza else game, match=match, number=number, **params)
+
+
+_MISSING = {
+    ProblemKind.ACTUAL_FOR_UNKNOWN_GAME: marked(
+        "actual times are given for game {game} of match {match}, which the plan does not have"
+    ),
+    ProblemKind.PIN_FOR_UNKNOWN_GAME: marked(
+        "a start is pinned for game {game} of match {match}, which the plan does not have"
+    ),
+    ProblemKind.POSTPONEMENT_FOR_UNKNOWN_MATCH: marked(
+        "a postponement names match {match}, which the plan does not have"
+    ),
+    ProblemKind.POSTPONEMENT_FOR_UNKNOWN_GAME: marked(
+        "a postponement names game {game} of match {match}, which the plan does not have"
+    ),
+    ProblemKind.CHANGE_FOR_UNKNOWN_MATCH: marked(
+        "a time control change names match {match}, which is not a played match of this "
+        "play-off"
+    ),
+    ProblemKind.STANZA_TEAMS: marked(
+        "the stanzas of match {match} must be played by the same two teams"
+    ),
+    ProblemKind.STANZA_ROUND: marked("the stanzas of match {match} must be in the same round"),
+}
+"""The refusals that name a match (and a game), by kind."""
+
+_PLAIN = {
+    ProblemKind.NOTHING_TO_PLACE: marked("there is nothing to place"),
+    ProblemKind.BEYOND_THE_CALENDAR: marked(
+        "the schedule would run past the last date a calendar holds (the year 9999): "
+        "check the play-off's dates, durations and postponements"
+    ),
+    ProblemKind.NO_STANZA: marked("there is no stanza to place"),
+    ProblemKind.NO_SET: marked("at least one set of extra boards"),
+    ProblemKind.NAIVE_NOW: marked("now must be timezone-aware"),
+    ProblemKind.BRIDGE_TIME_CONTROL: marked("bridge stanzas have no time control to change"),
+    ProblemKind.STANZA_TWICE: marked("a stanza of a match is listed twice"),
+}
+"""The refusals that name nothing, by kind."""
+
+
+def refusal(about: Problem, names: Mapping[str, str]) -> Phrase:
+    """Why the planner refuses its inputs, said in the language of the door that shows
+    it: the players by the names given (``names``), the others by the door's."""
+    kind = about.kind
+    if kind in _PLAIN:
+        return Said.tr(_PLAIN[kind])
+    if kind in _MISSING:
+        return Said.tr(_MISSING[kind], match=about.match, game=about.game)
+    match, game = about.match or 0, about.game or 0
+    if kind is ProblemKind.MAIN_EVENT_END_UNKNOWN:
+        return Said.tr(
+            "the end of the last main-event game of {players} is unknown: give it, or an "
+            "earliest start (not_before), so that the break after the main event can be "
+            "kept",
+            players=_listed(about.players, names),
+        )
+    if kind is ProblemKind.UNIT_TWICE:
+        return _unit(match, game, about.stanza,
+                     marked("game {number} of match {match} appears twice"),
+                     marked("stanza {number} of match {match} appears twice"))
+    before = about.after or (0, 0)
+    return _unit(
+        match, game, about.stanza,
+        marked("game {number} of match {match} depends on game {before_game} of match "
+               "{before_match}, which is not placed before it"),
+        marked("stanza {number} of match {match} depends on game {before_game} of match "
+               "{before_match}, which is not placed before it"),
+        before_game=before[1], before_match=before[0],
+    )
 
 
 # --- inputs ---------------------------------------------------------------------
