@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from orchestrator.core.commands import NotPermitted
 from orchestrator.core.errors import Conflict, Forbidden, ServiceError
+from orchestrator.core.languages import LANGUAGES
 from orchestrator.core.refusals import KnownRefusal
 from orchestrator.core.state import EventState
 from orchestrator.core.words import validation_words
@@ -19,7 +20,8 @@ from playoff_formats.speech import ENGLISH, marked, speaking, tr
 __all__ = [
     "APPLY_TOO_OFTEN", "BOARD_KEYS_ONLY", "CHANGES_NOTHING", "DO_TOO_OFTEN", "MAX_LISTED",
     "ONE_CHIEF_TOKEN", "UPLOAD_NOT_STORED", "already_has_playoff", "diagnosis", "no_such",
-    "not_built", "not_final", "not_final_words", "reason", "refusal_of", "unfollowable",
+    "not_built", "not_final", "not_final_words", "not_spoken", "reason", "refusal_of",
+    "unfollowable",
 ]
 
 
@@ -136,3 +138,9 @@ def reason(exc: Exception, names: Mapping[str, str] | None = None) -> str:
     if isinstance(exc, ServiceError):
         return exc.reason
     return str(exc.args[0]) if exc.args else str(exc)
+
+
+def not_spoken(language: str) -> Phrase:
+    """A key asked for in a language the service does not speak."""
+    return Said.tr("the service does not speak {language}: it speaks {languages}",
+                   language=repr(language[:35]), languages=", ".join(LANGUAGES))

@@ -62,6 +62,7 @@ from orchestrator.core.events import (
     apply_playoff,
     parse_playoff_event,
 )
+from orchestrator.core.languages import LANGUAGES
 from orchestrator.core.reasons import (
     CHANGES_NOTHING,
     diagnosis,
@@ -644,6 +645,8 @@ class Service:
         one its screens open in."""
         if role is Role.CHIEF:
             raise Conflict(reasons.ONE_CHIEF_TOKEN)
+        if language is not None and language not in LANGUAGES:  # every door, not only REST's
+            raise Conflict(reasons.not_spoken(language))
         if role is Role.BOARD:
             # Its match, or 409.
             scoped = board_key_label(self.event(event_id), playoff, match, self.playoff)

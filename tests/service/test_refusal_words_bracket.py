@@ -55,6 +55,14 @@ async def test_the_service_refuses_in_the_readers_language(tmp_path: Path) -> No
         assert chief.value.reason == "there is one chief arbiter's token per event"
         assert said(chief.value).startswith("[ţĥéŕé îš öñé çĥîéf")
 
+        # A key's language is the service's to check, whichever door asks for it.
+        with pytest.raises(Conflict) as unspoken:
+            await run.service.issue_token(event_id, Role.DISPLAY, "hall", ACTOR, language="xx")
+        assert unspoken.value.reason == (
+            "the service does not speak 'xx': it speaks en, es, fr, de, ru, en-XA"
+        )
+        assert all(t.language != "xx" for t in run.service.event(event_id).tokens)
+
 
 def test_a_keys_refusals_are_said_in_the_readers_language() -> None:
     scope = KeyScope("UzChess Cup", "e1", (PlayoffKnownAs("p1", ("Anand", "Bu", "Ding")),))
