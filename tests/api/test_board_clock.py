@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
 from orchestrator.core.timesource import ManualTime
 from orchestrator.views import view_schemas
@@ -26,6 +26,7 @@ from tests.support.ws import (
     raw_frames,
     raw_hello,
     served,
+    welcome_and_view,
 )
 
 G25 = 25 * 60_000
@@ -356,11 +357,7 @@ async def board_in(
     hello: dict[str, Any] = {"token": key, "last_seq": None, "view": "board"}
     if language is not None:
         hello["language"] = language
-    async with connect(setup.ws_url) as ws:
-        await ws.send(json.dumps({"t": "hello", "d": hello}))
-        (welcome,) = await raw_frames(ws, lambda f: f["t"] == "welcome")
-        view = (await raw_frames(ws, lambda f: f["t"] == "view"))[-1]
-    return welcome["d"], view["d"]
+    return await welcome_and_view(setup, hello)
 
 
 async def test_a_board_speaks_its_keys_language_or_the_one_its_hello_asks_for(

@@ -5,15 +5,13 @@ brings the page's own words; every text of the view is worded in it, names as gi
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
 
 from orchestrator.core.timesource import ManualTime
-from tests.support.ws import Setup, make_playoff, raw_frames, served
+from tests.support.ws import Setup, make_playoff, served, welcome_and_view
 
 
 def display_key(setup: Setup, language: str | None = None) -> httpx.Response:
@@ -31,11 +29,7 @@ async def hall_in(
     hello: dict[str, Any] = {"token": key, "last_seq": None, "screen": "hall"}
     if language is not None:
         hello["language"] = language
-    async with connect(setup.ws_url) as ws:
-        await ws.send(json.dumps({"t": "hello", "d": hello}))
-        (welcome,) = await raw_frames(ws, lambda f: f["t"] == "welcome")
-        view = (await raw_frames(ws, lambda f: f["t"] == "view"))[-1]
-    return welcome["d"], view["d"]
+    return await welcome_and_view(setup, hello)
 
 
 def bracketed(text: str) -> bool:

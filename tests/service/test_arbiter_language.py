@@ -16,7 +16,6 @@ tied and played again, a score to correct).
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -32,7 +31,7 @@ from playoff_formats.io.json_event import parse_event
 from playoff_formats.model import Colour
 from playoff_formats.speech import PSEUDO, speaking
 from tests.support.events import uzchess_json
-from tests.support.views import ACTOR, BRIDGE, Run, match_view, running, texts
+from tests.support.views import ACTOR, Run, match_view, running, stanza_one_scored, texts
 
 FROM_FORMATS = {"detail", "reason"}
 """Keys of texts worded by the play-off's format (a result's words, a planned game's
@@ -191,13 +190,7 @@ async def test_the_chief_arbiters_changes_and_the_boards_in_the_pseudo_language(
 
 async def test_the_extra_boards_in_the_pseudo_language(tmp_path: Path) -> None:
     async with running(tmp_path) as run:
-        event, _ = await run.service.create_event(parse_event(json.dumps(BRIDGE), "bridge"))
-        state = await run.service.create_extra_boards(event.id, "N", "S", 16, None, None, ACTOR)
-        run.playoff_id = state.id
-        for board, score in ((1, 420), (2, -50)):
-            for table in (1, 2):
-                await run.do(type="board-score", stanza=1, board=board, table=table,
-                             ns_score=score)
+        await stanza_one_scored(run)
         with speaking(PSEUDO):
             extra = run.view()["extra_boards"]
             headings = ExtraBoardsView.model_fields["tables"].get_default(

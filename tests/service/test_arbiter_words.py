@@ -13,7 +13,6 @@ a tied set in view when it is played again.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -24,7 +23,15 @@ from orchestrator.core.creation import PlayoffOptions
 from orchestrator.core.events import PlayoffEvent
 from playoff_formats.io.json_event import parse_event
 from tests.support.events import ABDU, PRAGG, SINDAROV, uzchess_json
-from tests.support.views import ACTOR, BRIDGE, Run, check_offered, match_view, running, texts
+from tests.support.views import (
+    ACTOR,
+    Run,
+    check_offered,
+    match_view,
+    running,
+    stanza_one_scored,
+    texts,
+)
 
 EVENT_TYPES = tuple(
     cls.model_fields["type"].default
@@ -185,13 +192,7 @@ async def test_the_armageddon_colours_are_not_implied_before_the_toss(tmp_path: 
 
 async def test_extra_boards_show_no_swing_as_0_and_keep_a_tied_set(tmp_path: Path) -> None:
     async with running(tmp_path) as run:
-        event, _ = await run.service.create_event(parse_event(json.dumps(BRIDGE), "bridge"))
-        state = await run.service.create_extra_boards(event.id, "N", "S", 16, None, None, ACTOR)
-        run.playoff_id = state.id
-        for board, score in ((1, 420), (2, -50)):
-            for table in (1, 2):
-                await run.do(type="board-score", stanza=1, board=board, table=table,
-                             ns_score=score)
+        await stanza_one_scored(run)
         board = run.view()["extra_boards"]
         first, second = board["stanzas"]
         assert [b["imps"] for b in first["boards"]] == ["0", "0"]

@@ -232,3 +232,15 @@ def texts(node: Any, key: str = "") -> Iterator[tuple[str, str]]:
             yield from texts(value, key)
     elif isinstance(node, str):
         yield key, node
+
+
+async def stanza_one_scored(run: Run) -> None:
+    """Extra boards between N and S (16 boards scheduled), stanza 1 scored at both
+    tables: board 1 +420 and board 2 -50 each (no swing)."""
+    event, _ = await run.service.create_event(parse_event(json.dumps(BRIDGE), "bridge"))
+    state = await run.service.create_extra_boards(event.id, "N", "S", 16, None, None, ACTOR)
+    run.playoff_id = state.id
+    for board, score in ((1, 420), (2, -50)):
+        for table in (1, 2):
+            await run.do(type="board-score", stanza=1, board=board, table=table,
+                         ns_score=score)

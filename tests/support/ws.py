@@ -185,3 +185,13 @@ def level_after_two_games(setup: Setup, clock: ManualTime) -> None:
     setup.post("/1/coin-toss", {"method": "physical", "winner": SINDAROV})
     setup.post("/1/armageddon-colours", {"white": ABDU, "black": SINDAROV})
 
+
+async def welcome_and_view(
+    setup: Setup, hello: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The welcome and the first view a client sending ``hello`` gets."""
+    async with connect(setup.ws_url) as ws:
+        await ws.send(json.dumps({"t": "hello", "d": hello}))
+        (welcome,) = await raw_frames(ws, lambda f: f["t"] == "welcome")
+        view = (await raw_frames(ws, lambda f: f["t"] == "view"))[-1]
+    return welcome["d"], view["d"]
