@@ -18,6 +18,7 @@ from orchestrator.views.hall.core import short_names
 from orchestrator.views.playoff import ClockView, clock_view
 from orchestrator.views.shared import offset_minutes, round_name, uncited
 from playoff_formats.clock import ClockStatus
+from playoff_formats.formats.said import said_name
 from playoff_formats.model import Colour
 from playoff_formats.playoff import Game, Match
 from playoff_formats.speech import spoken, tr
@@ -203,7 +204,7 @@ def board_view(state: PlayoffState, ctx: ViewContext, match_id: int) -> dict[str
     playing = clock is not None and clock.status in (ClockStatus.RUNNING, ClockStatus.PAUSED)
     to_move = clock.to_move if clock is not None and playing else None
     name = (
-        decider.name if game is not None and game.kind.decider and decider is not None
+        said_name(decider.name) if game is not None and game.kind.decider and decider is not None
         else (tr("Game {number}", number=game.number) if game is not None else "")
     )
     return BoardView(

@@ -398,8 +398,9 @@ async def test_a_board_speaks_its_keys_language_or_the_one_its_hello_asks_for(
         welcome, view = await board_in(setup, pseudo)
         assert view["draw_means"].startswith("[ÐŔÅŴ = BĻÅÇĶ ŴÎÑŠ")
         assert view["increment"].startswith("[+3 š fŕöm mövé 61")
-        # The decider's name is the format's (playoff_formats words it).
-        assert unworded(view) == {"game_name": view["game_name"]}
+        # The decider's name is a built-in format's: said in the board's language too.
+        assert unworded(view) == {}
+        assert view["game_name"].startswith("[Åŕmåĝéddöñ")
         welcome, view = await board_in(setup, board_key(setup)["token"])
         assert view["draw_means"] == "DRAW = BLACK WINS"
         assert view["increment"] == "+3 s from move 61"

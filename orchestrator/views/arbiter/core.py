@@ -26,6 +26,7 @@ from orchestrator.views.context import ViewContext
 from orchestrator.views.shared import round_name
 from playoff_formats.errors import PlayoffError
 from playoff_formats.formats import MatchFormat
+from playoff_formats.formats.said import said_name
 from playoff_formats.model import Result
 from playoff_formats.playoff import Game, GameKind, Match, Playoff, final_match
 from playoff_formats.schedule.words import instant
@@ -141,7 +142,7 @@ class Core:
         match = self.state.chess.match(match_id)
         rules = match.rules
         if match.kind_of(number) is GameKind.ARMAGEDDON and rules.decider is not None:
-            return tr("the {decider} of {round}", decider=rules.decider.name,
+            return tr("the {decider} of {round}", decider=said_name(rules.decider.name),
                       round=self.round_of(match_id))
         return tr("game {number} of {round}", number=number, round=self.round_of(match_id))
 
@@ -242,15 +243,15 @@ def tossed(rules: MatchFormat) -> bool:
 def game_label(rules: MatchFormat, game: Game) -> str:
     """"Armageddon" for a decider game; a stage's name where the match has several."""
     if game.kind.decider:
-        return rules.decider.name if rules.decider is not None else "Decider"
+        return said_name(rules.decider.name) if rules.decider is not None else tr("Decider")
     stage = rules.stage_of(game.number)
-    return stage.name if stage is not None and len(rules.stages) > 1 else ""
+    return said_name(stage.name) if stage is not None and len(rules.stages) > 1 else ""
 
 
 def decider_word(match: Match, number: int) -> str:
     rules = match.rules
     if match.kind_of(number) is GameKind.ARMAGEDDON and rules.decider is not None:
-        return rules.decider.name
+        return said_name(rules.decider.name)
     return tr("game {number}", number=number)
 
 

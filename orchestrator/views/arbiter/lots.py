@@ -29,6 +29,7 @@ from orchestrator.views.arbiter.models import (
     LotsPanel,
     TossPanel,
 )
+from playoff_formats.formats.said import said_name
 from playoff_formats.lots import CoinFace
 from playoff_formats.model import Colour
 from playoff_formats.playoff import (
@@ -165,11 +166,11 @@ def toss_panel(core: Core, match: Match) -> TossPanel:
         enabled=why is None, refusal=why,
     )
     if decider is not None and decider.by_lot:
-        title = decider.name
+        title = said_name(decider.name)
         hint = (tr("The winner of the drawing advances ({rule}).", rule=decider.rule)
                 if decider.rule else tr("The winner of the drawing advances."))
     else:
-        name = decider.name if decider is not None else tr("Decider")
+        name = said_name(decider.name) if decider is not None else tr("Decider")
         rule = decider.colours_citation if decider is not None else ""
         title = tr("{decider} coin toss", decider=name)
         hint = (tr("The winner of the toss chooses the colour ({rule}).", rule=rule)
@@ -190,7 +191,7 @@ def colours_panel(core: Core, match: Match, toss: Draw) -> ColoursPanel:
     key = f"colours:{match.id}"
     control = match.decider
     decider = match.rules.decider
-    name = decider.name if decider is not None else tr("Decider")
+    name = said_name(decider.name) if decider is not None else tr("Decider")
     odds = decider.draw_odds_colour if decider is not None else None
     chooser = core.name(winner)
     if odds is not None:

@@ -27,6 +27,7 @@ from orchestrator.views.arbiter.models import (
     ChangeView,
     DrawView,
 )
+from playoff_formats.formats.said import said_name
 from playoff_formats.model import Colour
 from playoff_formats.speech import marked, tr
 from playoff_formats.words import (
@@ -53,7 +54,7 @@ def draw_view(core: Core, draw: Draw) -> DrawView:
                      caller=core.name(str(outcome.get("caller"))),
                      call=face_word(outcome.get("call")), face=face_word(outcome.get("face")))
         decider = core.state.chess.match(draw.match).rules.decider
-        name = decider.name if decider is not None else tr("Armageddon")
+        name = said_name(decider.name) if decider is not None else tr("Armageddon")
         what = (name if decider is not None and decider.by_lot
                 else tr("{decider} coin toss", decider=name))
         text = tr("{what}, {round}: {how}won by {player}", what=what, round=where, how=how,
