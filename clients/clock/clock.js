@@ -28,7 +28,7 @@
 import { PlayoffConnection } from "../common/connection.js";
 import { clockUrgency, formatClock, hallTime, hallZone } from "../common/time.js";
 import { setAttr, setText } from "../common/html.js";
-import { askedLanguage, t, useLanguage } from "../common/words.js";
+import { askedLanguage, setWords, t, useLanguage } from "../common/words.js";
 
 const where = /^(.*)\/clock\/([^/]+)\/?$/.exec(location.pathname);
 const prefix = where ? where[1] : "";
@@ -368,10 +368,15 @@ conn.on("error", (id, d) => {
   draw();
 });
 
+// The welcome names the language the server words this board in (its address's, else
+// its key's) and brings the page's own words in it.
+conn.on("welcome", (d) => {
+  if (!d || !d.language) return;
+  setWords(d.language, d.words);
+  draw();
+});
+
 conn.on("status", (state) => {
-  // The welcome names the language the server words this board in: the page's own
-  // words follow it (the next frame draws them).
-  if (conn.spoken) useLanguage(conn.spoken, prefix);
   showConnection();
   if (state === "live") {
     flush();
@@ -471,13 +476,10 @@ function cannotOpen() {
   setText(document.getElementById("notice"), shown.error);
 }
 
-// The language the address asks for, at once: the welcome confirms it (or names the
-// key's, when the address asks for none).
-const asking = useLanguage(askedLanguage(), prefix);
-
 if (!playoffId || !key) {
+  // No connection to bring the words: fetch those of the language the address asks for.
   cannotOpen();
-  asking.then(cannotOpen);  // said again in the language asked for
+  useLanguage(askedLanguage(), prefix).then(cannotOpen);  // said again in it
 } else {
   conn.connect();
   wakeUp();

@@ -71,7 +71,6 @@ export class PlayoffConnection {
     this.viewKind = view;
     this.screen = screen;
     this.language = language;
-    this.spoken = null;        // the language the server words this connection's views in
     // This page's own id, the same in every hello: a reconnection replaces the
     // connection the server may still hold for it, never another screen's.
     this.instance = (globalThis.crypto && crypto.randomUUID)
@@ -371,7 +370,6 @@ export class PlayoffConnection {
     this.counts.welcomes += 1;
     this.error = null;
     this.role = d.role || null;
-    this.spoken = d.language || "en";
     this._emit("welcome", d);
     this._offsets = [];  // perhaps another server process: measure afresh
     this._roundTrips = [];

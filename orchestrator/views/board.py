@@ -16,7 +16,7 @@ from orchestrator.core.state import PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.core import short_names
 from orchestrator.views.playoff import ClockView, clock_view
-from orchestrator.views.shared import offset_minutes, round_name, uncited
+from orchestrator.views.shared import offset_minutes, round_name
 from playoff_formats.clock import ClockStatus
 from playoff_formats.formats.said import said_name
 from playoff_formats.model import Colour
@@ -124,8 +124,8 @@ def _title(state: PlayoffState, match: Match) -> str:
         shorts.get(p, p) if p else tr("to be decided") for p in match.players
     )
     versus = tr("{first} v {second}", first=first, second=second)
-    stage = round_name(state.chess, match)
-    return tr("{round} · {players}", round=uncited(stage), players=versus) if stage else versus
+    stage = round_name(state.chess, match, cited=False)
+    return tr("{round} · {players}", round=stage, players=versus) if stage else versus
 
 
 def _seconds(ms: int) -> str:

@@ -101,12 +101,16 @@ def written_round_name(playoff: Playoff, match: Match) -> str | None:
     return None
 
 
-def round_name(playoff: Playoff, match: Match) -> str | None:
+def round_name(playoff: Playoff, match: Match, *, cited: bool = True) -> str | None:
     """The name of the round ``match`` is played in, in the reader's language (a
-    built-in format's) or as its organiser wrote it; None for a match of no known
-    round."""
+    built-in format's) or as its organiser wrote it, with the rule it cites unless
+    ``cited`` is false (for spectators and players: "Final"); None for a match of no
+    known round."""
     written = written_round_name(playoff, match)
-    return None if written is None else said_name(written)
+    if written is None:
+        return None
+    # The citation goes before the name is said: a language may put it elsewhere.
+    return said_name(written if cited else uncited(written))
 
 
 def uncited(name: str) -> str:

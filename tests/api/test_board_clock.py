@@ -381,6 +381,7 @@ async def test_a_board_speaks_its_keys_language_or_the_one_its_hello_asks_for(
         assert view["game_name"].startswith("[Ĝåmé 1")
         assert view["increment"].startswith("[+5 š")
         assert "Abdusattorov" in view["title"] and "Sindarov" in view["title"]
+        assert "reg." not in view["title"]  # the rule's citation left out, in any language
         assert "[" not in view["players"]["white"]["name"]
         # The hello asks for it (the page's ?lang=): it wins over the key's.
         welcome, view = await board_in(setup, board_key(setup)["token"], "en-XA")

@@ -10,9 +10,9 @@ from datetime import datetime, timedelta
 from orchestrator.core.state import GameKey, PlayoffState
 from orchestrator.views.context import ViewContext
 from orchestrator.views.hall.models import PlayerLabel
-from orchestrator.views.shared import uncited, written_round_name
+from orchestrator.views.shared import round_name, uncited, written_round_name
 from playoff_formats.clock import ClockStatus
-from playoff_formats.formats.said import said_match_name, said_name
+from playoff_formats.formats.said import said_match_name
 from playoff_formats.playoff import Match, Playoff
 from playoff_formats.schedule import Break, Entrant, Plan, PlannedGame, UnitStatus
 from playoff_formats.schedule.words import instant
@@ -109,10 +109,8 @@ class Core:
 
     def round_name(self, playoff: Playoff, match: Match) -> str:
         """The round's name as the hall says it: "Final", "Seeds 2 v 3" (no citation)."""
-        written = written_round_name(playoff, match)
-        if written is None:
-            return tr("Round {number}", number=match.round)
-        return said_name(uncited(written))
+        name = round_name(playoff, match, cited=False)
+        return name if name is not None else tr("Round {number}", number=match.round)
 
     def match_name(self, playoff: Playoff, match: Match) -> str:
         """The round's name for the only match of its round ("Final"), else the round's
